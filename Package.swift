@@ -13,7 +13,7 @@ let package = Package(
       pkgConfig: "geos",
       providers: [.apt(["libgeos-dev"])]
     ),
-    .target(name: "Geo", dependencies: ["CGEOS"]),
+    .target(name: "Geo", dependencies: ["CGEOS"], linkerSettings: [.linkedLibrary("m")]),
     .executableTarget(name: "geosim", dependencies: ["Geo"]),
     .testTarget(name: "GeoTests", dependencies: ["Geo"], resources: [.copy("Fixtures")]),
   ],

@@ -19,6 +19,8 @@ public struct GeoError: Error, Hashable, Sendable, CustomStringConvertible {
     /// GEOS reported an error; ``GeoError/message`` carries GEOS's message.
     public static let geos = Code(name: "geos")
 
+    /// A readable rendering for messages and logs.
+
     public var description: String { name }
   }
 
@@ -31,6 +33,8 @@ public struct GeoError: Error, Hashable, Sendable, CustomStringConvertible {
     self.code = code
     self.message = message
   }
+
+  /// A readable rendering for messages and logs.
 
   public var description: String { message }
 }

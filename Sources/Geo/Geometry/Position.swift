@@ -22,6 +22,8 @@ public struct Position: Hashable, Sendable, CustomStringConvertible {
     self.init(x: coordinate.longitude, y: coordinate.latitude)
   }
 
+  /// A readable rendering for messages and logs.
+
   public var description: String {
     if let z { return "(\(x) \(y) \(z))" }
     return "(\(x) \(y))"
@@ -68,6 +70,8 @@ public struct Envelope: Hashable, Sendable, CustomStringConvertible {
   public func contains(_ position: Position) -> Bool {
     position.x >= minX && position.x <= maxX && position.y >= minY && position.y <= maxY
   }
+
+  /// A readable rendering for messages and logs.
 
   public var description: String { "Envelope(x: \(minX)…\(maxX), y: \(minY)…\(maxY))" }
 }

@@ -1,0 +1,137 @@
+import Foundation
+
+/// A JSON value: what GeoJSON feature properties (and other free-form JSON) hold.
+///
+/// Object members are kept in a dictionary; ``jsonText`` writes them with sorted keys so that the
+/// same value always gives the same bytes.
+public enum JSONValue: Hashable, Sendable {
+  /// `null`.
+  case null
+  /// `true` or `false`.
+  case bool(Bool)
+  /// A number.
+  case number(Double)
+  /// A string.
+  case string(String)
+  /// An array.
+  case array([JSONValue])
+  /// An object.
+  case object([String: JSONValue])
+
+  /// Parses a JSON document.
+  ///
+  /// Throws ``GeoError`` with code ``GeoError/Code/invalidFormat`` naming where the syntax broke.
+  public init(parsing data: Data) throws {
+    do {
+      self = try JSONDecoder().decode(JSONValue.self, from: data)
+    } catch let DecodingError.dataCorrupted(context) {
+      let underlying = (context.underlyingError as? NSError)?.userInfo[NSDebugDescriptionErrorKey]
+      throw GeoError(
+        .invalidFormat, "invalid JSON: \(underlying as? String ?? context.debugDescription)")
+    } catch {
+      throw GeoError(.invalidFormat, "invalid JSON: \(error)")
+    }
+  }
+
+  /// The value as compact JSON text with object keys sorted.
+  public var jsonText: String {
+    var out = ""
+    write(to: &out)
+    return out
+  }
+
+  func write(to out: inout String) {
+    switch self {
+    case .null: out += "null"
+    case .bool(let b): out += b ? "true" : "false"
+    case .number(let n): out += JSONValue.format(n)
+    case .string(let s): JSONValue.writeString(s, to: &out)
+    case .array(let values):
+      out += "["
+      for (i, v) in values.enumerated() {
+        if i > 0 { out += "," }
+        v.write(to: &out)
+      }
+      out += "]"
+    case .object(let members):
+      out += "{"
+      for (i, key) in members.keys.sorted().enumerated() {
+        if i > 0 { out += "," }
+        JSONValue.writeString(key, to: &out)
+        out += ":"
+        members[key]!.write(to: &out)
+      }
+      out += "}"
+    }
+  }
+
+  /// The shortest text that reads back as `n`; integral values without a fraction.
+  static func format(_ n: Double) -> String {
+    if n == n.rounded(), abs(n) < 1e15 { return String(Int64(n)) }
+    return "\(n)"
+  }
+
+  static func writeString(_ s: String, to out: inout String) {
+    out += "\""
+    for scalar in s.unicodeScalars {
+      switch scalar {
+      case "\"": out += "\\\""
+      case "\\": out += "\\\\"
+      case "\n": out += "\\n"
+      case "\r": out += "\\r"
+      case "\t": out += "\\t"
+      case let c where c.value < 0x20:
+        out +=
+          "\\u" + String(repeating: "0", count: 4 - String(c.value, radix: 16).count)
+          + String(c.value, radix: 16)
+      default: out.unicodeScalars.append(scalar)
+      }
+    }
+    out += "\""
+  }
+
+  /// A short name of the value's JSON type, for error messages.
+  var typeName: String {
+    switch self {
+    case .null: "null"
+    case .bool: "a boolean"
+    case .number: "a number"
+    case .string: "a string"
+    case .array: "an array"
+    case .object: "an object"
+    }
+  }
+}
+
+extension JSONValue: Codable {
+  /// Decodes any JSON value.
+  public init(from decoder: any Decoder) throws {
+    let c = try decoder.singleValueContainer()
+    if c.decodeNil() {
+      self = .null
+    } else if let b = try? c.decode(Bool.self) {
+      self = .bool(b)
+    } else if let n = try? c.decode(Double.self) {
+      self = .number(n)
+    } else if let s = try? c.decode(String.self) {
+      self = .string(s)
+    } else if let a = try? c.decode([JSONValue].self) {
+      self = .array(a)
+    } else {
+      self = .object(try c.decode([String: JSONValue].self))
+    }
+  }
+
+  /// Encodes the value as itself.
+  public func encode(to encoder: any Encoder) throws {
+    var c = encoder.singleValueContainer()
+    switch self {
+    case .null: try c.encodeNil()
+    case .bool(let b): try c.encode(b)
+    case .number(let n): try c.encode(n)
+    case .string(let s): try c.encode(s)
+    case .array(let a): try c.encode(a)
+    case .object(let o): try c.encode(o)
+    }
+  }
+}
