@@ -38,7 +38,6 @@ public struct Coordinate: Hashable, Sendable, CustomStringConvertible {
   }
 
   /// A readable rendering for messages and logs.
-
   public var description: String { "(\(latitude), \(longitude))" }
 }
 

@@ -20,7 +20,6 @@ public struct GeoError: Error, Hashable, Sendable, CustomStringConvertible {
     public static let geos = Code(name: "geos")
 
     /// A readable rendering for messages and logs.
-
     public var description: String { name }
   }
 
@@ -35,6 +34,5 @@ public struct GeoError: Error, Hashable, Sendable, CustomStringConvertible {
   }
 
   /// A readable rendering for messages and logs.
-
   public var description: String { message }
 }

@@ -23,7 +23,6 @@ public struct Position: Hashable, Sendable, CustomStringConvertible {
   }
 
   /// A readable rendering for messages and logs.
-
   public var description: String {
     if let z { return "(\(x) \(y) \(z))" }
     return "(\(x) \(y))"
@@ -72,6 +71,5 @@ public struct Envelope: Hashable, Sendable, CustomStringConvertible {
   }
 
   /// A readable rendering for messages and logs.
-
   public var description: String { "Envelope(x: \(minX)…\(maxX), y: \(minY)…\(maxY))" }
 }
