@@ -19,6 +19,8 @@ extension GEOSContext {
   }
 
   /// The point at `distance` along `line`, clamped to its ends.
+  ///
+  /// A negative distance counts back from the end, as in GEOS and JTS.
   public func interpolate(_ line: LineString, distance: Double) throws -> Position {
     guard !line.positions.isEmpty else {
       throw GeoError(.invalidArgument, "cannot interpolate along an empty line string")
