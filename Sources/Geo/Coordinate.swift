@@ -37,6 +37,7 @@ public struct Coordinate: Hashable, Sendable, CustomStringConvertible {
     return result >= 180 ? -180 : result
   }
 
+  /// A readable rendering for messages and logs.
   public var description: String { "(\(latitude), \(longitude))" }
 }
 

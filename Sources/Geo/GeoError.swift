@@ -19,6 +19,7 @@ public struct GeoError: Error, Hashable, Sendable, CustomStringConvertible {
     /// GEOS reported an error; ``GeoError/message`` carries GEOS's message.
     public static let geos = Code(name: "geos")
 
+    /// A readable rendering for messages and logs.
     public var description: String { name }
   }
 
@@ -32,5 +33,6 @@ public struct GeoError: Error, Hashable, Sendable, CustomStringConvertible {
     self.message = message
   }
 
+  /// A readable rendering for messages and logs.
   public var description: String { message }
 }
