@@ -383,6 +383,53 @@ func separation(_ p: Coordinate, _ q: Coordinate) -> Double {
     #expect(abs(Ellipsoid.wgs84.polarRadius - 6_356_752.314_245) <= 1e-6)
   }
 
+  @Test func onASphereGeodesicsAreGreatCircles() throws {
+    let sphere = Geodesic(try Ellipsoid(equatorialRadius: 6_371_000, flattening: 0))
+    for (p, q) in samplePairs(count: 1000, seed: 7) {
+      let line = sphere.inverse(from: p, to: q)
+      let expected = greatCircleDistance(from: p, to: q, radius: 6_371_000)
+      #expect(abs(line.distance - expected) <= 1e-8, "\(p) → \(q)")
+    }
+  }
+
+  // MARK: Great-circle distance
+
+  @Test func greatCircleDistanceMatchesKnownValuesOnTheMeanEarthSphere() throws {
+    let r = 6_371_000.0
+    func distance(_ a: (Double, Double), _ b: (Double, Double)) throws -> Double {
+      greatCircleDistance(
+        from: try Coordinate(latitude: a.0, longitude: a.1),
+        to: try Coordinate(latitude: b.0, longitude: b.1), radius: r)
+    }
+    // Reference values: exact formulas, or the central angle atan2(|u × v|, u · v) of the unit
+    // vectors evaluated with 40-digit arithmetic.
+    let cases: [((Double, Double), (Double, Double), Double)] = [
+      ((0, 0), (90, 0), 10_007_543.398_010_286),  // π R / 2
+      ((0, 0), (0, 180), 20_015_086.796_020_572),  // π R
+      ((45, 10), (-45, -170), 20_015_086.796_020_572),  // antipodal
+      ((0, 0), (0, 1), 111_194.926_644_558_73),  // π R / 180
+      ((36.12, -86.67), (33.94, -118.40), 2_886_444.442_837_983_7),  // Nashville – Los Angeles
+      ((51.5007, -0.1246), (40.6892, -74.0445), 5_574_840.456_848_553_8),  // London – New York
+      ((0, 0), (0, 179.999_999_9), 20_015_086.784_901_080_7),  // nearly antipodal
+      ((45, 10), (-44.999_999, -170), 20_015_086.684_825_646),  // nearly antipodal
+      ((0, 0), (1e-9, 0), 1.111_949_266_445_587_4e-4),  // 0.1 mm
+    ]
+    for (a, b, expected) in cases {
+      let value = try distance(a, b)
+      #expect(abs(value - expected) <= 1e-12 * expected + 1e-9, "\(a) → \(b): \(value)")
+    }
+  }
+
+  @Test func greatCircleDistanceIsSymmetricAndWithinSixTenthsOfAPercentOfTheEllipsoid() {
+    for (p, q) in samplePairs(count: 500, seed: 8) {
+      let d = greatCircleDistance(from: p, to: q, radius: 6_371_000)
+      #expect(d == greatCircleDistance(from: q, to: p, radius: 6_371_000))
+      let s = geodesic.inverse(from: p, to: q).distance
+      // The ellipsoid's radii of curvature run from 6 335 km to 6 400 km.
+      #expect(abs(d - s) <= 0.006 * s + 1e-9, "\(p) → \(q)")
+    }
+  }
+
   // MARK: Internals
 
   @Test func astroidRootSolvesTheAstroidEquation() {
