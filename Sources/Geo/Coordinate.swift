@@ -37,6 +37,7 @@ public struct Coordinate: Hashable, Sendable, CustomStringConvertible {
     return result >= 180 ? -180 : result
   }
 
+  /// The coordinate as `(latitude, longitude)` in degrees.
   public var description: String { "(\(latitude), \(longitude))" }
 }
 

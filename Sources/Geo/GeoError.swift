@@ -19,6 +19,7 @@ public struct GeoError: Error, Hashable, Sendable, CustomStringConvertible {
     /// GEOS reported an error; ``GeoError/message`` carries GEOS's message.
     public static let geos = Code(name: "geos")
 
+    /// The code's name, such as `invalidArgument`.
     public var description: String { name }
   }
 
@@ -32,5 +33,6 @@ public struct GeoError: Error, Hashable, Sendable, CustomStringConvertible {
     self.message = message
   }
 
+  /// The error's ``message``.
   public var description: String { message }
 }

@@ -22,6 +22,7 @@ public struct Position: Hashable, Sendable, CustomStringConvertible {
     self.init(x: coordinate.longitude, y: coordinate.latitude)
   }
 
+  /// The position as `(x y)` or `(x y z)`, in WKT's axis order.
   public var description: String {
     if let z { return "(\(x) \(y) \(z))" }
     return "(\(x) \(y))"
@@ -69,5 +70,6 @@ public struct Envelope: Hashable, Sendable, CustomStringConvertible {
     position.x >= minX && position.x <= maxX && position.y >= minY && position.y <= maxY
   }
 
+  /// The envelope's ranges on both axes.
   public var description: String { "Envelope(x: \(minX)…\(maxX), y: \(minY)…\(maxY))" }
 }
