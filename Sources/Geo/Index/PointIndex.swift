@@ -8,6 +8,13 @@ public struct Neighbor<Element> {
   public let coordinate: Coordinate
   /// The query metric's distance in metres from the query coordinate to ``coordinate``.
   public let distance: Double
+
+  @usableFromInline
+  init(element: Element, coordinate: Coordinate, distance: Double) {
+    self.element = element
+    self.coordinate = coordinate
+    self.distance = distance
+  }
 }
 
 extension Neighbor: Sendable where Element: Sendable {}
@@ -29,9 +36,12 @@ extension Neighbor: Hashable where Element: Hashable {}
 /// whose bound could still make the answer. Results are exact for the metric given: the same
 /// as comparing the query with every point, with equal distances ordered by insertion.
 public struct PointIndex<Element>: Sendable where Element: Sendable {
-  let tree: PointTree
+  // The public members are inlinable so callers specialize the per-element work (copying
+  // elements into results) for their `Element`; the search itself is non-generic and lives in
+  // `PointTree`.
+  @usableFromInline let tree: PointTree
   /// The elements in insertion order.
-  let elements: [Element]
+  @usableFromInline let elements: [Element]
 
   /// Builds an index over the given points; an element's insertion index is its position in
   /// `items`.
@@ -39,6 +49,7 @@ public struct PointIndex<Element>: Sendable where Element: Sendable {
   /// Points may repeat; queries order equal distances by insertion index.
   ///
   /// - Complexity: O(n log n) time and O(n) memory for n items.
+  @inlinable
   public init(_ items: [(coordinate: Coordinate, element: Element)]) {
     tree = PointTree(items.map(\.coordinate))
     elements = items.map(\.element)
@@ -60,12 +71,11 @@ public struct PointIndex<Element>: Sendable where Element: Sendable {
   ///
   /// - Complexity: O(log n + k log k) expected for well-spread points and a tight metric bound;
   ///   O(n log n) in the worst case (a bound of 0 or all points at one distance).
+  @inlinable
   public func nearest(to coordinate: Coordinate, k: Int = 1, metric: DistanceMetric) throws
     -> [Neighbor<Element>]
   {
-    guard k >= 1 else {
-      throw GeoError(.invalidArgument, "k must be at least 1, got \(k)")
-    }
+    try PointTree.validate(k: k)
     var result: [Neighbor<Element>] = []
     tree.nearest(to: coordinate, k: k, metric: metric) { candidates in
       result.reserveCapacity(candidates.count)
@@ -83,12 +93,11 @@ public struct PointIndex<Element>: Sendable where Element: Sendable {
   /// number ≥ 0 (infinity returns every point).
   ///
   /// - Complexity: O(√n + m log m) expected for m results among well-spread points.
+  @inlinable
   public func within(radius: Double, of coordinate: Coordinate, metric: DistanceMetric) throws
     -> [Neighbor<Element>]
   {
-    guard radius >= 0 else {
-      throw GeoError(.invalidArgument, "radius must be a number ≥ 0, got \(radius)")
-    }
+    try PointTree.validate(radius: radius)
     let candidates = tree.within(radius: radius, of: coordinate, metric: metric)
     return candidates.map(neighbor)
   }
@@ -98,11 +107,13 @@ public struct PointIndex<Element>: Sendable where Element: Sendable {
   /// Edges count as inside; see ``CoordinateBounds`` for boxes crossing the antimeridian.
   ///
   /// - Complexity: O(√n + m log m) expected for m results among well-spread points.
+  @inlinable
   public func elements(in bounds: CoordinateBounds) -> [Element] {
     tree.indices(in: bounds).map { elements[Int($0)] }
   }
 
-  private func neighbor(_ candidate: PointTree.Candidate) -> Neighbor<Element> {
+  @inlinable
+  func neighbor(_ candidate: PointTree.Candidate) -> Neighbor<Element> {
     Neighbor(
       element: elements[Int(candidate.index)],
       coordinate: tree.coordinates[Int(candidate.slot)],
@@ -117,19 +128,37 @@ public struct PointIndex<Element>: Sendable where Element: Sendable {
 /// Node 0 is the root and node `i` has children `2i + 1` and `2i + 2`; every leaf sits at
 /// depth ``depth``, so the leaves are nodes `leafCount − 1 ..< 2 leafCount − 1`. Points are
 /// stored in tree order ("slots"), leaf `j` owning slots `leafStarts[j] ..< leafStarts[j + 1]`.
+@usableFromInline
 final class PointTree: Sendable {
   /// A point that may be part of an answer.
+  @usableFromInline
   struct Candidate {
-    var distance: Double
+    @usableFromInline var distance: Double
     /// The insertion index.
-    var index: Int32
+    @usableFromInline var index: Int32
     /// The slot in tree order.
-    var slot: Int32
+    @usableFromInline var slot: Int32
 
     /// Whether `self` comes before `other`: nearer, or equally near and inserted earlier.
     @inline(__always)
     func precedes(_ other: Candidate) -> Bool {
       distance < other.distance || (distance == other.distance && index < other.index)
+    }
+  }
+
+  /// Throws unless `k ≥ 1`.
+  @usableFromInline
+  static func validate(k: Int) throws {
+    guard k >= 1 else {
+      throw GeoError(.invalidArgument, "k must be at least 1, got \(k)")
+    }
+  }
+
+  /// Throws unless `radius` is a number ≥ 0.
+  @usableFromInline
+  static func validate(radius: Double) throws {
+    guard radius >= 0 else {
+      throw GeoError(.invalidArgument, "radius must be a number ≥ 0, got \(radius)")
     }
   }
 
@@ -142,7 +171,7 @@ final class PointTree: Sendable {
   /// Unit vectors in tree order, three values per slot.
   let vectors: [Double]
   /// Coordinates in tree order.
-  let coordinates: [Coordinate]
+  @usableFromInline let coordinates: [Coordinate]
   /// Insertion indices in tree order.
   let indices: [Int32]
   /// Per node, the bounding box `minX, minY, minZ, maxX, maxY, maxZ` of its unit vectors.
@@ -150,6 +179,7 @@ final class PointTree: Sendable {
   /// The first slot of each leaf, followed by `count`.
   let leafStarts: [Int32]
 
+  @usableFromInline
   init(_ points: [Coordinate]) {
     let n = points.count
     precondition(n < Int(Int32.max), "a PointIndex holds fewer than \(Int32.max) points")
@@ -196,6 +226,7 @@ final class PointTree: Sendable {
   // MARK: Queries
 
   /// Calls `body` with the `min(k, count)` nearest points, nearest first.
+  @usableFromInline
   func nearest(
     to query: Coordinate, k: Int, metric: DistanceMetric,
     _ body: (UnsafeBufferPointer<Candidate>) -> Void
@@ -275,6 +306,7 @@ final class PointTree: Sendable {
   }
 
   /// Every point within `radius` of the query, nearest first.
+  @usableFromInline
   func within(radius: Double, of query: Coordinate, metric: DistanceMetric) -> [Candidate] {
     guard count > 0 else { return [] }
     let q = unitVector(query)
@@ -297,6 +329,7 @@ final class PointTree: Sendable {
   }
 
   /// The insertion indices of every point inside the box, ascending.
+  @usableFromInline
   func indices(in bounds: CoordinateBounds) -> [Int32] {
     guard count > 0 else { return [] }
     let region = BoundsRegion(bounds)
