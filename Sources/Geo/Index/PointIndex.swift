@@ -404,9 +404,8 @@ final class PointTree: Sendable {
     @inline(__always)
     func forEachLeaf(where include: (Int) -> Bool, _ body: (Int) -> Void) {
       withUnsafeTemporaryAllocation(of: Int.self, capacity: depth + 2) { stack in
-        var top = 0
         stack[0] = 0
-        top = 1
+        var top = 1
         while top > 0 {
           top -= 1
           let node = stack[top]
@@ -469,52 +468,66 @@ struct Box {
 /// bounding half-planes. The tests only reject boxes that certainly miss the region, with a
 /// margin for rounding; points are checked exactly afterwards.
 struct BoundsRegion {
-  private static let margin = 1e-12
+  /// A convex wedge around the `z` axis: the half-planes `n · (x, y) ≥ 0` for two normals.
+  struct Wedge {
+    var n1x: Double
+    var n1y: Double
+    var n2x: Double
+    var n2y: Double
+
+    /// The wedge from longitude `west` running `width ≤ 180` degrees east.
+    init(west: Double, width: Double) {
+      let a = west * (Double.pi / 180)
+      let b = (west + width) * (Double.pi / 180)
+      // cross(u(a), v) ≥ 0 and cross(v, u(b)) ≥ 0, with u(θ) = (cos θ, sin θ).
+      (n1x, n1y, n2x, n2y) = (-sin(a), cos(a), sin(b), -cos(b))
+    }
+
+    /// Whether the box may reach into the wedge.
+    @inline(__always)
+    func mayIntersect(_ box: Box) -> Bool {
+      BoundsRegion.maximum(n1x, n1y, over: box) >= -BoundsRegion.margin
+        && BoundsRegion.maximum(n2x, n2y, over: box) >= -BoundsRegion.margin
+    }
+  }
+
+  static let margin = 1e-12
 
   let minZ: Double
   let maxZ: Double
-  /// Per wedge, the normals `(nx, ny)` of its two half-planes `n · (x, y) ≥ 0`.
-  let wedges: [(Double, Double, Double, Double)]
+  /// The longitude span as two wedges (the same one twice when it spans at most 180°), or
+  /// `nil` when it spans every longitude.
+  let wedges: (Wedge, Wedge)?
 
   init(_ bounds: CoordinateBounds) {
     let radiansPerDegree = Double.pi / 180
     minZ = sin(bounds.south * radiansPerDegree) - BoundsRegion.margin
     maxZ = sin(bounds.north * radiansPerDegree) + BoundsRegion.margin
     let span = bounds.longitudeSpan
-    func wedge(from west: Double, width: Double) -> (Double, Double, Double, Double) {
-      let a = west * radiansPerDegree
-      let b = (west + width) * radiansPerDegree
-      // cross(u(a), v) ≥ 0 and cross(v, u(b)) ≥ 0.
-      return (-sin(a), cos(a), sin(b), -cos(b))
-    }
     if span >= 360 {
-      wedges = []
+      wedges = nil
     } else if span <= 180 {
-      wedges = [wedge(from: bounds.west, width: span)]
+      let wedge = Wedge(west: bounds.west, width: span)
+      wedges = (wedge, wedge)
     } else {
-      wedges = [
-        wedge(from: bounds.west, width: span / 2),
-        wedge(from: bounds.west + span / 2, width: span / 2),
-      ]
+      wedges = (
+        Wedge(west: bounds.west, width: span / 2),
+        Wedge(west: bounds.west + span / 2, width: span / 2)
+      )
     }
   }
 
   /// Whether some point of the box may lie in the region (false only if it certainly does not).
+  @inline(__always)
   func mayIntersect(_ box: Box) -> Bool {
     if box.maxZ < minZ || box.minZ > maxZ { return false }
-    if wedges.isEmpty { return true }
-    for (n1x, n1y, n2x, n2y) in wedges
-    where maximum(n1x, n1y, over: box) >= -BoundsRegion.margin
-      && maximum(n2x, n2y, over: box) >= -BoundsRegion.margin
-    {
-      return true
-    }
-    return false
+    guard let (first, second) = wedges else { return true }
+    return first.mayIntersect(box) || second.mayIntersect(box)
   }
 
   /// The largest value of `nx · x + ny · y` over the box.
   @inline(__always)
-  private func maximum(_ nx: Double, _ ny: Double, over box: Box) -> Double {
+  static func maximum(_ nx: Double, _ ny: Double, over box: Box) -> Double {
     nx * (nx >= 0 ? box.maxX : box.minX) + ny * (ny >= 0 ? box.maxY : box.minY)
   }
 }
