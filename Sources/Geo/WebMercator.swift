@@ -14,7 +14,7 @@ public enum WebMercator {
   /// The latitude in degrees where the projected square ends, `atan(sinh π)` ≈ 85.05112878°.
   ///
   /// At this latitude `y = ±π R`, so the projected world is as tall as it is wide.
-  public static let maximumLatitude = 85.051_128_779_806_59
+  public static let maximumLatitude = 85.051_128_779_806_6
 
   /// The Web Mercator position of a coordinate in metres: `x` east and `y` north of (0°, 0°).
   ///
@@ -103,6 +103,9 @@ public enum WebMercator {
 ///
 /// so (0°, 0°) is the centre `(W/2, W/2)`. Convert back with
 /// `WebMercator.coordinate(of:)`.
+///
+/// See https://developer.apple.com/documentation/mapkit/mkmappoint and, for the projection,
+/// EPSG:3857 in the EPSG Geodetic Parameter Dataset (https://epsg.io/3857).
 public struct MapPoint: Hashable, Sendable, CustomStringConvertible {
   /// The width and height of the world in map points, 2²⁸.
   public static let worldSize = 268_435_456.0
