@@ -5,6 +5,7 @@ let package = Package(
   name: "GeoSim",
   products: [
     .library(name: "Geo", targets: ["Geo"]),
+    .library(name: "SimKernel", targets: ["SimKernel"]),
     .executable(name: "geosim", targets: ["geosim"]),
   ],
   targets: [
@@ -14,8 +15,12 @@ let package = Package(
       providers: [.apt(["libgeos-dev"])]
     ),
     .target(name: "Geo", dependencies: ["CGEOS"], linkerSettings: [.linkedLibrary("m")]),
-    .executableTarget(name: "geosim", dependencies: ["Geo"]),
-    .testTarget(name: "GeoTests", dependencies: ["Geo"], resources: [.copy("Fixtures")]),
+    .target(name: "SimKernel"),
+    .executableTarget(name: "geosim", dependencies: ["Geo", "SimKernel"]),
+    .testTarget(
+      name: "GeoTests", dependencies: ["Geo", "SimKernel"], resources: [.copy("Fixtures")]),
+    .testTarget(name: "SimKernelTests", dependencies: ["SimKernel"]),
+    .testTarget(name: "geosimTests", dependencies: ["geosim"]),
   ],
   swiftLanguageModes: [.v6]
 )

@@ -1,1 +1,7 @@
-print("geosim")
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+exit(GeoSimTool.main(Array(CommandLine.arguments.dropFirst()), terminal: .standard))

@@ -1,29 +1,8 @@
 import Foundation
+import SimKernel
 import Testing
 
 @testable import Geo
-
-/// SplitMix64 (Steele, Lea and Flood 2014): a tiny seeded generator for reproducible tests.
-struct SplitMix64: RandomNumberGenerator {
-  private var state: UInt64
-
-  init(seed: UInt64) { state = seed }
-
-  mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
-  }
-
-  /// A point uniformly distributed over the sphere.
-  mutating func coordinate() -> Coordinate {
-    let latitude = asin(Double.random(in: -1...1, using: &self)) * 180 / .pi
-    return try! Coordinate(
-      latitude: latitude, longitude: Double.random(in: -180..<180, using: &self))
-  }
-}
 
 /// The rows of a whitespace-separated fixture file, skipping `#` comment lines.
 func fixtureRows(_ name: String, columns: Int) throws -> [[Double]] {

@@ -1,4 +1,5 @@
 import Foundation
+import SimKernel
 import Testing
 
 @testable import Geo
@@ -45,7 +46,7 @@ import Testing
   }
 
   @Test func randomCoordinatesSurviveEveryFormatBitForBit() throws {
-    var random = SeededGenerator(seed: 7)
+    var random = SplitMix64(seed: 7)
     for _ in 0..<200 {
       let positions = (0..<5).map { _ in
         Position(x: random.double(in: -180...180), y: random.double(in: -90...90))

@@ -1,4 +1,5 @@
 import Foundation
+import SimKernel
 import Testing
 
 @testable import Geo

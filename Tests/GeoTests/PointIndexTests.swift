@@ -1,41 +1,9 @@
 import Foundation
+import SimKernel
 import Synchronization
 import Testing
 
 @testable import Geo
-
-/// SplitMix64 (Steele, Lea and Flood 2014): a small, fast, seedable generator, so every
-/// randomized test sees the same data on every run and platform.
-struct SplitMix64 {
-  private var state: UInt64
-
-  init(seed: UInt64) { state = seed }
-
-  mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
-  }
-
-  /// A uniform double in [0, 1).
-  mutating func unit() -> Double { Double(next() >> 11) * 0x1p-53 }
-
-  /// A uniform double in [lower, upper).
-  mutating func uniform(_ lower: Double, _ upper: Double) -> Double {
-    lower + (upper - lower) * unit()
-  }
-
-  /// A uniform integer in 0..<bound.
-  mutating func below(_ bound: Int) -> Int { Int(next() % UInt64(bound)) }
-
-  /// A coordinate distributed uniformly over the sphere.
-  mutating func coordinateOnSphere() throws -> Coordinate {
-    let latitude = asin(uniform(-1, 1)) * 180 / .pi
-    return try Coordinate(latitude: latitude, longitude: uniform(-180, 180))
-  }
-}
 
 private let earth = DistanceMetric.sphere(radius: 6_371_008.8)
 private let tokyoStation = try! Coordinate(latitude: 35.681236, longitude: 139.767125)
@@ -208,7 +176,7 @@ private func worldwidePoints(seed: UInt64, count: Int = 20_000) throws -> [Coord
       points.append(
         try Coordinate(latitude: random.uniform(-90, 90), longitude: random.uniform(179.9, 180.1)))
     case 4..<7 where !points.isEmpty: points.append(points[random.below(points.count)])
-    default: points.append(try random.coordinateOnSphere())
+    default: points.append(random.coordinate())
     }
   }
   return points
@@ -255,7 +223,7 @@ private func worldwideQueries(
   return try (0..<count).map { _ in
     let p = points[random.below(points.count)]
     switch random.below(10) {
-    case 0..<4: return try random.coordinateOnSphere()
+    case 0..<4: return random.coordinate()
     case 4, 5:
       return try Coordinate(
         latitude: max(-90, min(90, p.latitude + random.uniform(-0.01, 0.01))),
@@ -445,8 +413,8 @@ private final class CountingMetric: Sendable {
 
   @Test func nearestEvaluatesTheMetricOnAHandfulOfPoints() throws {
     var random = SplitMix64(seed: 41)
-    let data = Dataset(try (0..<20_000).map { _ in try random.coordinateOnSphere() })
-    let queries = try (0..<200).map { _ in try random.coordinateOnSphere() }
+    let data = Dataset((0..<20_000).map { _ in random.coordinate() })
+    let queries = (0..<200).map { _ in random.coordinate() }
     let counter = CountingMetric()
     let metric = counter.metric
     for query in queries {
@@ -600,5 +568,31 @@ private final class CountingMetric: Sendable {
     }
     let data = Dataset(try worldwidePoints(seed: 1))
     return (data, try worldwideQueries(seed: 4, near: data.coordinates))
+  }
+}
+
+@Suite struct GeodesicMetricTests {
+  @Test func nearestByGeodesicEqualsBruteForce() throws {
+    var random = SplitMix64(seed: 77)
+    let points = (0..<2_000).map { _ in random.coordinate() }
+    let index = PointIndex(points.enumerated().map { ($1, $0) })
+    for _ in 0..<200 {
+      let q = random.coordinate()
+      let distances = points.map { Geodesic.wgs84.inverse(from: q, to: $0).distance }
+      let expected = distances.indices.sorted { (distances[$0], $0) < (distances[$1], $1) }
+      let found = try index.nearest(to: q, k: 3, metric: .geodesic)
+      #expect(found.map(\.element) == Array(expected.prefix(3)))
+    }
+  }
+
+  @Test func geodesicMetricHonoursItsLowerBoundContract() {
+    var random = SplitMix64(seed: 78)
+    let metric = DistanceMetric.geodesic
+    for _ in 0..<5_000 {
+      let a = random.coordinate()
+      let b = random.coordinate()
+      let angle = greatCircleDistance(from: a, to: b, radius: 1)
+      #expect(metric.distance(a, b) >= metric.lowerBoundRadius * angle * (1 - 1e-12))
+    }
   }
 }

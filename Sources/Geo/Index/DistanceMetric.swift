@@ -66,30 +66,16 @@ public struct DistanceMetric: Sendable {
     precondition(
       radius.isFinite && radius > 0, "sphere radius \(radius) is not a finite number > 0")
     return DistanceMetric(uncheckedLowerBoundRadius: radius) { a, b in
-      haversineDistance(a, b, radius: radius)
+      greatCircleDistance(from: a, to: b, radius: radius)
     }
   }
 
-  // The WGS84 geodesic metric is added beside the geodesic solver.
-}
-
-/// The great-circle angle in radians between two coordinates on a unit sphere (haversine).
-///
-/// `h = sin²(Δφ/2) + cos φ₁ cos φ₂ sin²(Δλ/2)` and the angle is `2 asin(√h)`; `h` is clamped to
-/// 1 so rounding near antipodes cannot leave the domain of `asin`.
-func centralAngle(_ a: Coordinate, _ b: Coordinate) -> Double {
-  let radiansPerDegree = Double.pi / 180
-  let phi1 = a.latitude * radiansPerDegree
-  let phi2 = b.latitude * radiansPerDegree
-  let sinHalfDeltaPhi = sin((phi2 - phi1) / 2)
-  let sinHalfDeltaLambda = sin((b.longitude - a.longitude) * radiansPerDegree / 2)
-  let h =
-    sinHalfDeltaPhi * sinHalfDeltaPhi + cos(phi1) * cos(phi2) * sinHalfDeltaLambda
-    * sinHalfDeltaLambda
-  return 2 * asin(min(1, h.squareRoot()))
-}
-
-/// The haversine distance in metres between two coordinates on a sphere of the given radius.
-func haversineDistance(_ a: Coordinate, _ b: Coordinate, radius: Double) -> Double {
-  radius * centralAngle(a, b)
+  /// The WGS84 geodesic distance (``Geodesic/inverse(from:to:)``), with
+  /// ``lowerBoundRadius`` = a(1 − e²), the smallest meridional radius of curvature (see above).
+  public static let geodesic = DistanceMetric(
+    uncheckedLowerBoundRadius: Ellipsoid.wgs84.equatorialRadius
+      * (1 - Ellipsoid.wgs84.flattening * (2 - Ellipsoid.wgs84.flattening))
+  ) { a, b in
+    Geodesic.wgs84.inverse(from: a, to: b).distance
+  }
 }

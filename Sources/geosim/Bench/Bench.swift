@@ -1,0 +1,61 @@
+/// One measured row of a benchmark suite: the per-operation time of `name`.
+struct BenchResult: Equatable {
+  let name: String
+  let unit: String
+  let median: Double
+  let p90: Double
+  /// The row this one is compared with, measured in the same run.
+  let baseline: String?
+  /// `median / baseline's median`; `nil` for rows without a baseline.
+  let ratio: Double?
+}
+
+/// Times closures on the host's monotonic clock.
+///
+/// Host timings belong to `geosim bench` only; nothing inside a simulated world reads a clock.
+/// Each case is calibrated so one sample lasts at least `minimumSampleTime`, then sampled
+/// `samples` times; the median and 90th percentile of the per-operation times are reported.
+struct Bench {
+  var samples = 11
+  var minimumSampleTime: Duration = .milliseconds(20)
+  private(set) var results: [BenchResult] = []
+
+  /// Measures `body`, which must perform `iterations` operations (using the index to vary its
+  /// input), and records the result in nanoseconds per operation.
+  mutating func measure(
+    _ name: String, baseline: String? = nil, maximumIterations: Int = 1 << 30,
+    _ body: (_ iterations: Int) -> Void
+  ) {
+    let clock = ContinuousClock()
+    var iterations = 1
+    while iterations < maximumIterations {
+      let elapsed = clock.measure { body(iterations) }
+      if elapsed >= minimumSampleTime { break }
+      iterations = min(iterations * 4, maximumIterations)
+    }
+    var perOperation: [Double] = []
+    for _ in 0..<samples {
+      let elapsed = clock.measure { body(iterations) }
+      perOperation.append(Bench.nanoseconds(elapsed) / Double(iterations))
+    }
+    perOperation.sort()
+    let median = perOperation[perOperation.count / 2]
+    let p90 = perOperation[min(perOperation.count - 1, Int(Double(perOperation.count) * 0.9))]
+    let ratio = baseline.flatMap { name in results.first { $0.name == name } }.map {
+      median / $0.median
+    }
+    results.append(
+      BenchResult(
+        name: name, unit: "ns/op", median: median, p90: p90, baseline: baseline, ratio: ratio))
+  }
+
+  static func nanoseconds(_ d: Duration) -> Double {
+    Double(d.components.seconds) * 1e9 + Double(d.components.attoseconds) / 1e9
+  }
+}
+
+/// Consumes a computed value so the optimizer cannot delete the work that produced it.
+///
+/// Unoptimized and never inlined, so the call stays opaque even though it does nothing.
+@inline(never) @_optimize(none)
+func blackHole<T>(_ value: T) {}

@@ -1,0 +1,19 @@
+import Foundation
+
+/// Where a command reads its input and writes its output; tests substitute their own.
+struct Terminal {
+  /// Returns the next line of standard input without its newline, or `nil` at the end.
+  var readLine: () -> String?
+  /// Writes to standard output.
+  var write: (String) -> Void
+  /// Writes to standard error.
+  var writeError: (String) -> Void
+
+  /// The process's own standard streams.
+  static var standard: Terminal {
+    Terminal(
+      readLine: { Swift.readLine(strippingNewline: true) },
+      write: { print($0, terminator: "") },
+      writeError: { FileHandle.standardError.write(Data($0.utf8)) })
+  }
+}

@@ -1,0 +1,69 @@
+import Foundation
+import Geo
+
+/// `geosim bench <suite> [--json]`: host-time benchmarks, each row compared with a baseline
+/// measured in the same run.
+enum BenchCommand {
+  static let suites: [(name: String, run: @Sendable (inout Bench) throws -> Void)] = [
+    ("geo", GeoBenchSuite.run)
+  ]
+
+  static var suiteNames: [String] { suites.map(\.name) }
+
+  static func run(_ args: inout Arguments, _ terminal: Terminal) throws -> Int32 {
+    let json = args.flag("--json")
+    let quick = args.flag("--quick")
+    guard let name = args.positional() else {
+      throw UsageError(
+        "geosim bench: missing suite; expected one of: \(suiteNames.joined(separator: ", "))")
+    }
+    try args.finish()
+    guard let suite = suites.first(where: { $0.name == name }) else {
+      throw UsageError(
+        "geosim bench: unknown suite '\(name)'; expected one of: \(suiteNames.joined(separator: ", "))"
+      )
+    }
+    var bench = Bench()
+    if quick {
+      bench.samples = 3
+      bench.minimumSampleTime = .milliseconds(1)
+    }
+    try suite.run(&bench)
+    terminal.write(json ? jsonText(bench.results) : table(bench.results))
+    return 0
+  }
+
+  static func jsonText(_ results: [BenchResult]) -> String {
+    let rows = results.map { r in
+      JSONValue.object([
+        "name": .string(r.name), "unit": .string(r.unit), "median": .number(rounded(r.median)),
+        "p90": .number(rounded(r.p90)), "baseline": r.baseline.map(JSONValue.string) ?? .null,
+        "ratio": r.ratio.map { .number(rounded($0)) } ?? .null,
+      ])
+    }
+    return JSONValue.array(rows).jsonText + "\n"
+  }
+
+  /// Four significant digits: host timings carry no more.
+  private static func rounded(_ x: Double) -> Double {
+    Double(String(format: "%.4g", x)) ?? x
+  }
+
+  static func table(_ results: [BenchResult]) -> String {
+    let width = max(results.map(\.name.count).max() ?? 0, 4)
+    func pad(_ s: String, _ n: Int) -> String {
+      s.padding(toLength: max(n, s.count), withPad: " ", startingAt: 0)
+    }
+    func number(_ x: Double) -> String {
+      let s = String(format: x >= 100 ? "%.0f" : "%.1f", x)
+      return String(repeating: " ", count: max(0, 12 - s.count)) + s
+    }
+    var out = pad("name", width) + "   median ns     p90 ns    ratio  baseline\n"
+    for r in results {
+      out += pad(r.name, width) + number(r.median) + number(r.p90)
+      out += r.ratio.map { String(format: " %8.3g", $0) } ?? "        -"
+      out += "  " + (r.baseline ?? "-") + "\n"
+    }
+    return out
+  }
+}

@@ -1,0 +1,109 @@
+import Testing
+
+@testable import geosim
+
+/// Runs the tool in-process with the given standard input and captures both output streams.
+private func run(_ arguments: [String], input: [String] = []) -> (
+  code: Int32, out: String, err: String
+) {
+  var lines = input[...]
+  var out = ""
+  var err = ""
+  let code = GeoSimTool.main(
+    arguments,
+    terminal: Terminal(
+      readLine: { lines.popFirst() }, write: { out += $0 }, writeError: { err += $0 }))
+  return (code, out, err)
+}
+
+@Suite struct GeoSimToolTests {
+  @Test func helpListsTheCommands() {
+    let result = run(["--help"])
+    #expect(result.code == 0)
+    #expect(result.out.contains("geodesic"))
+    #expect(result.out.contains("bench"))
+  }
+
+  @Test func versionPrintsOneLine() {
+    let result = run(["--version"])
+    #expect(result.code == 0)
+    #expect(result.out == "geosim \(GeoSimTool.version)\n")
+  }
+
+  @Test(arguments: [
+    (["frobnicate"], "unknown command 'frobnicate'"),
+    (["--frobnicate"], "missing command"),
+    (["geodesic", "--fast"], "unknown option '--fast'"),
+    (["geodesic", "-p"], "option -p needs a value"),
+    (["geodesic", "-p", "x"], "-p needs a whole number"),
+    (["bench"], "missing suite"),
+    (["bench", "nope"], "unknown suite 'nope'"),
+    (["bench", "geo", "extra"], "unexpected argument 'extra'"),
+    ([], "missing command"),
+  ])
+  func usageErrorsPrintOneLineAndExitTwo(arguments: [String], fragment: String) {
+    let result = run(arguments)
+    #expect(result.code == 2)
+    #expect(result.err.contains(fragment))
+    #expect(result.err.filter { $0 == "\n" }.count == 1)
+    #expect(result.out.isEmpty)
+  }
+
+  @Test func geodesicInverseAnswersLikeGeodSolve() {
+    // GeographicLib (Python 2.0) Inverse(40.6, -73.8, 51.6, -0.5), printed as GeodSolve does.
+    let result = run(["geodesic"], input: ["40.6 -73.8 51.6 -0.5"])
+    #expect(result.code == 0)
+    #expect(result.out == "51.19888285 107.82177674 5551759.400\n")
+  }
+
+  @Test func geodesicDirectAnswersLikeGeodSolve() {
+    // GeographicLib (Python 2.0) Direct(40.63972222, -73.77888889, 53.5, 5850e3).
+    let result = run(["geodesic", "--direct"], input: ["40.63972222 -73.77888889 53.5 5850e3"])
+    #expect(result.code == 0)
+    #expect(result.out == "49.01466893 2.56106226 111.62946705\n")
+  }
+
+  @Test func malformedLinesAreReportedWithTheirNumberAndTheRestAnswered() {
+    let result = run(
+      ["geodesic"], input: ["0 0 0 1", "0 0 zero 1", "91 0 0 0", "0 0 0", "0 0 1 0"])
+    #expect(result.code == 2)
+    #expect(result.out.split(separator: "\n").count == 2)
+    #expect(result.err.contains("line 2: lat2 'zero' is not a finite number"))
+    #expect(result.err.contains("line 3: latitude 91.0"))
+    #expect(result.err.contains("line 4: expected 4 numbers"))
+  }
+
+  @Test func precisionOptionSetsTheDecimals() {
+    let result = run(["geodesic", "-p", "0"], input: ["0 0 0 1"])
+    #expect(result.out == "90.00000 90.00000 111319\n")
+  }
+
+  @Test func benchJSONHasTheAgreedShape() throws {
+    let rows = [
+      BenchResult(name: "base", unit: "ns/op", median: 10, p90: 12, baseline: nil, ratio: nil),
+      BenchResult(name: "fast", unit: "ns/op", median: 5, p90: 6, baseline: "base", ratio: 0.5),
+    ]
+    #expect(
+      BenchCommand.jsonText(rows)
+        == #"[{"baseline":null,"median":10,"name":"base","p90":12,"ratio":null,"unit":"ns/op"},{"baseline":"base","median":5,"name":"fast","p90":6,"ratio":0.5,"unit":"ns/op"}]"#
+        + "\n")
+  }
+
+  @Test func benchHarnessRecordsRatiosToTheBaseline() {
+    var bench = Bench(samples: 3, minimumSampleTime: .microseconds(50))
+    bench.measure("slow") { n in
+      var x = 0.0
+      for i in 0..<n * 20 { x += Double(i).squareRoot() }
+      blackHole(x)
+    }
+    bench.measure("fast", baseline: "slow") { n in
+      var x = 0.0
+      for i in 0..<n { x += Double(i).squareRoot() }
+      blackHole(x)
+    }
+    #expect(bench.results.count == 2)
+    #expect(bench.results[0].ratio == nil)
+    let ratio = try! #require(bench.results[1].ratio)
+    #expect(ratio > 0 && ratio < 1)
+  }
+}
