@@ -1,5 +1,5 @@
 # The two entry points the README promises; each installs what it needs first.
-.PHONY: setup run test lint
+.PHONY: setup run test lint sanitize
 
 setup:
 	@scripts/ensure-system-packages
@@ -13,3 +13,7 @@ test: setup
 
 lint:
 	swift format lint --strict --configuration .swift-format -r Package.swift Sources Tests
+
+# The whole suite under AddressSanitizer and LeakSanitizer (GEOS allocations included).
+sanitize: setup
+	swift test --sanitize=address --disable-xctest --scratch-path .build/asan
