@@ -6,6 +6,7 @@ let package = Package(
   products: [
     .library(name: "Geo", targets: ["Geo"]),
     .library(name: "SimKernel", targets: ["SimKernel"]),
+    .library(name: "JSON", targets: ["JSON"]),
     .executable(name: "geosim", targets: ["geosim"]),
   ],
   targets: [
@@ -14,11 +15,14 @@ let package = Package(
       pkgConfig: "geos",
       providers: [.apt(["libgeos-dev"])]
     ),
-    .target(name: "Geo", dependencies: ["CGEOS"], linkerSettings: [.linkedLibrary("m")]),
-    .target(name: "SimKernel"),
-    .executableTarget(name: "geosim", dependencies: ["Geo", "SimKernel"]),
+    .target(name: "JSON"),
+    .target(
+      name: "Geo", dependencies: ["CGEOS", "JSON"], linkerSettings: [.linkedLibrary("m")]),
+    .target(name: "SimKernel", dependencies: ["JSON"]),
+    .executableTarget(name: "geosim", dependencies: ["Geo", "JSON", "SimKernel"]),
     .testTarget(
-      name: "GeoTests", dependencies: ["Geo", "SimKernel"], resources: [.copy("Fixtures")]),
+      name: "GeoTests", dependencies: ["Geo", "JSON", "SimKernel"],
+      resources: [.copy("Fixtures")]),
     .testTarget(name: "SimKernelTests", dependencies: ["SimKernel"]),
     .testTarget(name: "geosimTests", dependencies: ["geosim"]),
   ],

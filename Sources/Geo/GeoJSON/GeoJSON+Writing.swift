@@ -1,3 +1,5 @@
+import JSON
+
 extension GeoJSON {
   /// The geometry as a GeoJSON geometry object.
   ///
@@ -69,8 +71,8 @@ extension GeoJSON {
   }
 
   private static func write(_ p: Position, to out: inout String) {
-    out += "[" + JSONValue.format(p.x) + "," + JSONValue.format(p.y)
-    if let z = p.z { out += "," + JSONValue.format(z) }
+    out += "[" + JSONText.number(p.x) + "," + JSONText.number(p.y)
+    if let z = p.z { out += "," + JSONText.number(z) }
     out += "]"
   }
 

@@ -1,4 +1,5 @@
 import Foundation
+import JSON
 
 /// A GeoJSON feature: a geometry (or none) with free-form properties.
 public struct GeoJSONFeature: Hashable, Sendable {
@@ -30,7 +31,7 @@ public struct GeoJSONFeature: Hashable, Sendable {
 public enum GeoJSON {
   /// Reads a GeoJSON geometry object, or the geometry of a Feature.
   public static func geometry(from data: Data) throws -> Geometry {
-    let root = try JSONValue(parsing: data)
+    let root = try parse(data)
     if case .object(let object) = root, case .string("Feature") = object["type"] {
       guard let geometry = try feature(root, at: Path()).geometry else {
         throw GeoError(.invalidFormat, "GeoJSON geometry: the feature's geometry is null")
@@ -43,7 +44,7 @@ public enum GeoJSON {
   /// Reads the features of a FeatureCollection; a single Feature or a bare geometry is read as
   /// a one-element list.
   public static func features(from data: Data) throws -> [GeoJSONFeature] {
-    let root = try JSONValue(parsing: data)
+    let root = try parse(data)
     let path = Path()
     let object = try path.object(root)
     switch try path.string(object["type"], member: "type") {
@@ -60,6 +61,14 @@ public enum GeoJSON {
   }
 
   // MARK: Reading
+
+  private static func parse(_ data: Data) throws -> JSONValue {
+    do {
+      return try JSONValue(parsing: data)
+    } catch let error as JSONSyntaxError {
+      throw GeoError(.invalidFormat, error.description)
+    }
+  }
 
   static func feature(_ value: JSONValue, at path: Path) throws -> GeoJSONFeature {
     let object = try path.object(value)

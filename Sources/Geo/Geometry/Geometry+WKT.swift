@@ -1,3 +1,5 @@
+import JSON
+
 extension Geometry {
   /// The geometry as Well-Known Text, with the shortest digits that read back exactly.
   ///
@@ -70,8 +72,8 @@ extension Geometry {
 
   private static func writeList(_ positions: [Position], to out: inout String, hasZ: Bool) {
     writeEach(positions, to: &out) { p, out in
-      out += JSONValue.format(p.x) + " " + JSONValue.format(p.y)
-      if hasZ { out += " " + (p.z.map(JSONValue.format) ?? "NaN") }
+      out += JSONText.number(p.x) + " " + JSONText.number(p.y)
+      if hasZ { out += " " + (p.z.map(JSONText.number) ?? "NaN") }
     }
   }
 }

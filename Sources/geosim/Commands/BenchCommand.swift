@@ -1,11 +1,13 @@
 import Foundation
 import Geo
+import JSON
 
 /// `geosim bench <suite> [--json]`: host-time benchmarks, each row compared with a baseline
 /// measured in the same run.
 enum BenchCommand {
   static let suites: [(name: String, run: @Sendable (inout Bench) throws -> Void)] = [
-    ("geo", GeoBenchSuite.run)
+    ("geo", GeoBenchSuite.run),
+    ("kernel", KernelBenchSuite.run),
   ]
 
   static var suiteNames: [String] { suites.map(\.name) }

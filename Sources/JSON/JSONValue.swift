@@ -20,16 +20,15 @@ public enum JSONValue: Hashable, Sendable {
 
   /// Parses a JSON document.
   ///
-  /// Throws ``GeoError`` with code ``GeoError/Code/invalidFormat`` naming where the syntax broke.
+  /// Throws ``JSONSyntaxError`` naming where the syntax broke.
   public init(parsing data: Data) throws {
     do {
       self = try JSONDecoder().decode(JSONValue.self, from: data)
     } catch let DecodingError.dataCorrupted(context) {
       let underlying = (context.underlyingError as? NSError)?.userInfo[NSDebugDescriptionErrorKey]
-      throw GeoError(
-        .invalidFormat, "invalid JSON: \(underlying as? String ?? context.debugDescription)")
+      throw JSONSyntaxError(message: underlying as? String ?? context.debugDescription)
     } catch {
-      throw GeoError(.invalidFormat, "invalid JSON: \(error)")
+      throw JSONSyntaxError(message: "\(error)")
     }
   }
 
@@ -40,12 +39,13 @@ public enum JSONValue: Hashable, Sendable {
     return out
   }
 
-  func write(to out: inout String) {
+  /// Appends the value as compact JSON text with object keys sorted.
+  public func write(to out: inout String) {
     switch self {
     case .null: out += "null"
     case .bool(let b): out += b ? "true" : "false"
-    case .number(let n): out += JSONValue.format(n)
-    case .string(let s): JSONValue.writeString(s, to: &out)
+    case .number(let n): out += JSONText.number(n)
+    case .string(let s): JSONText.writeString(s, to: &out)
     case .array(let values):
       out += "["
       for (i, v) in values.enumerated() {
@@ -57,7 +57,7 @@ public enum JSONValue: Hashable, Sendable {
       out += "{"
       for (i, key) in members.keys.sorted().enumerated() {
         if i > 0 { out += "," }
-        JSONValue.writeString(key, to: &out)
+        JSONText.writeString(key, to: &out)
         out += ":"
         members[key]!.write(to: &out)
       }
@@ -65,33 +65,8 @@ public enum JSONValue: Hashable, Sendable {
     }
   }
 
-  /// The shortest text that reads back as `n`; integral values without a fraction.
-  static func format(_ n: Double) -> String {
-    if n == n.rounded(), abs(n) < 1e15 { return String(Int64(n)) }
-    return "\(n)"
-  }
-
-  static func writeString(_ s: String, to out: inout String) {
-    out += "\""
-    for scalar in s.unicodeScalars {
-      switch scalar {
-      case "\"": out += "\\\""
-      case "\\": out += "\\\\"
-      case "\n": out += "\\n"
-      case "\r": out += "\\r"
-      case "\t": out += "\\t"
-      case let c where c.value < 0x20:
-        out +=
-          "\\u" + String(repeating: "0", count: 4 - String(c.value, radix: 16).count)
-          + String(c.value, radix: 16)
-      default: out.unicodeScalars.append(scalar)
-      }
-    }
-    out += "\""
-  }
-
-  /// A short name of the value's JSON type, for error messages.
-  var typeName: String {
+  /// A short name of the value's JSON type, for error messages (`"a number"`, `"an object"`).
+  public var typeName: String {
     switch self {
     case .null: "null"
     case .bool: "a boolean"
@@ -134,4 +109,13 @@ extension JSONValue: Codable {
     case .object(let o): try c.encode(o)
     }
   }
+}
+
+/// A JSON document that could not be parsed.
+public struct JSONSyntaxError: Error, Hashable, Sendable, CustomStringConvertible {
+  /// Where and how the syntax broke, as the parser reports it.
+  public let message: String
+
+  /// The message.
+  public var description: String { "invalid JSON: \(message)" }
 }

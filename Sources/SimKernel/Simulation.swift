@@ -1,0 +1,178 @@
+import Foundation
+
+/// The one owner of virtual time in a simulated world: a discrete-event kernel.
+///
+/// Events are scheduled for an instant and fire in (time, priority, scheduling order) order;
+/// ``now`` jumps from one event's time to the next and never moves backwards. Scheduling in the
+/// past, a negative delay and `run(until:)` before ``now`` throw ``SimKernelError``. An event's
+/// handler may schedule and cancel further events, including more at the current instant.
+///
+/// A simulation owns its world's randomness (``random``, split into named streams) and event
+/// log (``log``). It is deliberately single-threaded and not `Sendable`: no locks, no shared
+/// state. Run several worlds side by side on different threads, never one world on several.
+public final class Simulation {
+  /// The wall-clock date of ``SimTime/zero``, for showing virtual times as dates.
+  public let epoch: Date
+  /// The current virtual time.
+  public var now: SimTime { clock }
+  /// The world's seeded randomness; components draw from named streams of it.
+  public let random: RandomSource
+  /// Everything that happened, in order.
+  public let log: EventLog
+  /// How many events have fired since the simulation began.
+  public var firedEventCount: Int { eventsFired }
+
+  // Mutable state is private and exposed through getters: the optimizer can then prove that no
+  // access overlaps and drop the dynamic exclusivity checks from the hot path.
+  private var clock: SimTime = .zero
+  private var eventsFired = 0
+  private let queue = EventQueue()
+  private var handlers: [any SimulationEventHandler] = []
+
+  /// Creates a simulation at ``SimTime/zero``.
+  ///
+  /// - Parameters:
+  ///   - epoch: the wall-clock date of virtual time zero.
+  ///   - seed: the seed of every random stream in this world.
+  public init(epoch: Date = Date(timeIntervalSince1970: 0), seed: UInt64) {
+    self.epoch = epoch
+    self.random = RandomSource(seed: seed)
+    self.log = EventLog()
+  }
+
+  /// The wall-clock date of a virtual instant.
+  public func date(of time: SimTime) -> Date {
+    epoch.addingTimeInterval(time.seconds)
+  }
+
+  /// The number of events scheduled and neither fired nor cancelled.
+  public var pendingEventCount: Int { queue.pendingCount }
+
+  // MARK: Scheduling
+
+  /// Registers a handler so it can schedule allocation-free events.
+  public func register(_ handler: any SimulationEventHandler) -> HandlerID {
+    handlers.append(handler)
+    return HandlerID(index: Int32(handlers.count - 1))
+  }
+
+  /// Schedules an event for `handler` at `time`.
+  ///
+  /// - Complexity: O(log *n*) in the number of pending events; no allocation in steady state.
+  @discardableResult
+  public func schedule(
+    at time: SimTime, priority: EventPriority = .normal, handler: HandlerID, code: Int32,
+    argument: Int64 = 0
+  ) throws -> EventHandle {
+    try checkNotPast(time)
+    return queue.push(
+      time: time.nanoseconds, priority: priority.rawValue, handler: handler.index, code: code,
+      argument: argument, action: nil)
+  }
+
+  /// Schedules an event for `handler` after `delay`.
+  @discardableResult
+  public func schedule(
+    after delay: SimDuration, priority: EventPriority = .normal, handler: HandlerID,
+    code: Int32, argument: Int64 = 0
+  ) throws -> EventHandle {
+    try checkDelay(delay)
+    return try schedule(
+      at: now + delay, priority: priority, handler: handler, code: code, argument: argument)
+  }
+
+  /// Schedules `action` at `time`.
+  @discardableResult
+  public func schedule(
+    at time: SimTime, priority: EventPriority = .normal, _ action: @escaping () throws -> Void
+  ) throws -> EventHandle {
+    try checkNotPast(time)
+    return queue.push(
+      time: time.nanoseconds, priority: priority.rawValue, handler: -1, code: 0, argument: 0,
+      action: action)
+  }
+
+  /// Schedules `action` after `delay`.
+  @discardableResult
+  public func schedule(
+    after delay: SimDuration, priority: EventPriority = .normal,
+    _ action: @escaping () throws -> Void
+  ) throws -> EventHandle {
+    try checkDelay(delay)
+    return try schedule(at: now + delay, priority: priority, action)
+  }
+
+  /// Cancels a pending event; returns `false` if it had already fired or been cancelled.
+  @discardableResult
+  public func cancel(_ handle: EventHandle) -> Bool {
+    queue.cancel(handle)
+  }
+
+  private func checkNotPast(_ time: SimTime) throws {
+    guard time >= now else {
+      throw SimKernelError(
+        .schedulingInThePast, "cannot schedule an event at \(time), before now (\(now))")
+    }
+  }
+
+  private func checkDelay(_ delay: SimDuration) throws {
+    guard delay >= .zero else {
+      throw SimKernelError(
+        .schedulingInThePast, "cannot schedule an event after a negative delay (\(delay))")
+    }
+  }
+
+  // MARK: Running
+
+  /// Fires the earliest pending event, advancing ``now`` to its time; returns `false` when
+  /// nothing is pending.
+  ///
+  /// An error thrown by the event's handler propagates: failures are never dropped.
+  @discardableResult
+  public func step() throws -> Bool {
+    guard let (time, slot, action, handle) = queue.pop() else { return false }
+    clock = SimTime(nanoseconds: time)
+    eventsFired += 1
+    if let action {
+      try action()
+    } else {
+      try handlers[Int(slot.handler)].handle(
+        FiredEvent(code: slot.code, argument: slot.argument, handle: handle), in: self)
+    }
+    return true
+  }
+
+  /// Fires every event up to and including `time`, then sets ``now`` to `time`.
+  public func run(until time: SimTime) throws {
+    guard time >= now else {
+      throw SimKernelError(
+        .runningBackwards, "cannot run until \(time): it is before now (\(now))")
+    }
+    while let next = queue.peekTime(), next <= time.nanoseconds {
+      try step()
+    }
+    clock = time
+  }
+
+  /// Fires events until none is pending; returns how many fired.
+  ///
+  /// - Parameter limit: the most events to fire; a world still busy after that many throws
+  ///   ``SimKernelError/Code/eventLimitReached`` (a runaway timer is a bug, not a long run).
+  @discardableResult
+  public func run(limit: Int = 100_000_000) throws -> Int {
+    guard limit > 0 else {
+      throw SimKernelError(.invalidArgument, "the event limit must be positive, got \(limit)")
+    }
+    var fired = 0
+    while queue.pendingCount > 0 {
+      guard fired < limit else {
+        throw SimKernelError(
+          .eventLimitReached,
+          "\(limit) events fired and \(queue.pendingCount) are still pending at \(now)")
+      }
+      try step()
+      fired += 1
+    }
+    return fired
+  }
+}
