@@ -7,6 +7,7 @@ let package = Package(
     .library(name: "Geo", targets: ["Geo"]),
     .library(name: "SimKernel", targets: ["SimKernel"]),
     .library(name: "JSON", targets: ["JSON"]),
+    .library(name: "Device", targets: ["Device"]),
     .executable(name: "geosim", targets: ["geosim"]),
   ],
   targets: [
@@ -19,11 +20,13 @@ let package = Package(
     .target(
       name: "Geo", dependencies: ["CGEOS", "JSON"], linkerSettings: [.linkedLibrary("m")]),
     .target(name: "SimKernel", dependencies: ["JSON"]),
+    .target(name: "Device", dependencies: ["Geo", "SimKernel"]),
     .executableTarget(name: "geosim", dependencies: ["Geo", "JSON", "SimKernel"]),
     .testTarget(
       name: "GeoTests", dependencies: ["Geo", "JSON", "SimKernel"],
       resources: [.copy("Fixtures")]),
     .testTarget(name: "SimKernelTests", dependencies: ["SimKernel"]),
+    .testTarget(name: "DeviceTests", dependencies: ["Device", "Geo", "SimKernel"]),
     .testTarget(name: "geosimTests", dependencies: ["geosim"]),
   ],
   swiftLanguageModes: [.v6]
