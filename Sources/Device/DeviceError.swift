@@ -1,0 +1,30 @@
+/// A misuse of the simulated phone: an argument out of its domain, or a request that the
+/// phone's state does not allow. The message names the value and what was expected.
+public struct DeviceError: Error, Hashable, Sendable, CustomStringConvertible {
+  /// The kind of error. New kinds may be added.
+  public struct Code: Hashable, Sendable, CustomStringConvertible {
+    let name: String
+    /// An argument outside its documented domain.
+    public static let invalidArgument = Code(name: "invalidArgument")
+    /// A trajectory that cannot be used (empty, or times not increasing).
+    public static let invalidTrajectory = Code(name: "invalidTrajectory")
+    /// A request the phone's current state does not allow (no app installed, no prompt shown).
+    public static let invalidState = Code(name: "invalidState")
+    /// The code's name.
+    public var description: String { name }
+  }
+
+  /// What kind of error this is.
+  public let code: Code
+  /// What went wrong.
+  public let message: String
+
+  /// An error of the given kind.
+  public init(_ code: Code, _ message: String) {
+    self.code = code
+    self.message = message
+  }
+
+  /// The message.
+  public var description: String { message }
+}

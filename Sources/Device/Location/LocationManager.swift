@@ -1,0 +1,121 @@
+import Geo
+import SimKernel
+
+/// The app's window onto the simulated phone's location services (`CLLocationManager`).
+///
+/// Names, defaults and semantics follow Apple's: set ``delegate``, ask for permission, start
+/// updates or monitoring, and receive everything through the delegate — asynchronously, as
+/// kernel events, never inside the call that asked. The delegate is told the authorization when
+/// the manager is created and on every change.
+public final class LocationManager {
+  /// Receives fixes, region events, errors and authorization changes.
+  public weak var delegate: (any LocationManagerDelegate)?
+  /// The accuracy the app wants, in metres or a ``LocationAccuracy`` constant; default
+  /// ``LocationAccuracy/best`` [A].
+  public var desiredAccuracy = LocationAccuracy.best
+  /// Metres the device must move from the previously *delivered* fix before the next is
+  /// delivered; default ``distanceFilterNone`` [A].
+  public var distanceFilter = distanceFilterNone
+  /// What the app is doing, which decides when updates pause automatically; default `.other` [A].
+  public var activityType = ActivityType.other
+  /// Whether updates pause when the device stops; default `true` [A].
+  public var pausesLocationUpdatesAutomatically = true
+  /// Whether updates continue in the background (needs the location background mode); default
+  /// `false` [A].
+  public var allowsBackgroundLocationUpdates = false
+
+  /// A number identifying this manager in the event log.
+  public let identifier: Int
+  unowned let phone: Phone
+  /// The app instance that created the manager; a relaunch makes it stale.
+  let generation: Int
+
+  var isUpdating = false
+  var isPaused = false
+  var updatesStartedInUse = false
+  var lastDelivered: Location?
+  var stationarySince: SimTime?
+  var oneShot: (deadline: SimTime, best: Location?)?
+
+  /// Creates a manager on `phone` for the running app.
+  ///
+  /// As on iOS, ``LocationManagerDelegate/locationManagerDidChangeAuthorization(_:)`` follows
+  /// asynchronously, once the caller has had the chance to set ``delegate``.
+  public init(phone: Phone) {
+    self.phone = phone
+    self.identifier = phone.nextManagerIdentifier()
+    self.generation = phone.appGeneration
+    phone.adopt(self)
+  }
+
+  // MARK: Authorization
+
+  /// The app's authorization status.
+  public var authorizationStatus: AuthorizationStatus { phone.authorizer.status }
+
+  /// Whether the app gets precise or approximate fixes.
+  public var accuracyAuthorization: AccuracyAuthorization { phone.authorizer.accuracy }
+
+  /// Whether Location Services are on for the whole phone (`locationServicesEnabled()`, a class
+  /// method on iOS; here it asks this manager's phone, as there is no global phone).
+  public func locationServicesEnabled() -> Bool { phone.locationServicesEnabled }
+
+  /// Asks for When In Use permission: shows the prompt only from notDetermined, in the
+  /// foreground; otherwise does nothing [A].
+  public func requestWhenInUseAuthorization() {
+    phone.requestAuthorization(always: false, from: self)
+  }
+
+  /// Asks for Always permission: the first prompt from notDetermined, or the one-time upgrade
+  /// prompt from When In Use [A][3P].
+  public func requestAlwaysAuthorization() {
+    phone.requestAuthorization(always: true, from: self)
+  }
+
+  // MARK: Updates
+
+  /// The most recent fix delivered to any manager on the phone, if any.
+  public var location: Location? { phone.lastKnownLocation }
+
+  /// Starts delivering fixes; a denied app gets ``LocationErrorCode/denied`` instead.
+  public func startUpdatingLocation() {
+    phone.startUpdates(self)
+  }
+
+  /// Stops delivering fixes.
+  public func stopUpdatingLocation() {
+    phone.stopUpdates(self)
+  }
+
+  /// Delivers one fix — the first good enough for ``desiredAccuracy``, or the best within the
+  /// timeout — then stops; or fails with ``LocationErrorCode/locationUnknown``.
+  public func requestLocation() {
+    phone.requestOneShot(self)
+  }
+
+  // MARK: Regions
+
+  /// The regions the app monitors (shared by all its managers, kept across relaunches).
+  public var monitoredRegions: Set<CircularRegion> { Set(phone.regionMonitor.regions.values) }
+
+  /// The largest radius that can be monitored, in metres.
+  public var maximumRegionMonitoringDistance: Double {
+    phone.parameters.maximumRegionMonitoringDistance
+  }
+
+  /// Starts monitoring `region`, replacing any region with the same identifier [A].
+  public func startMonitoring(for region: CircularRegion) {
+    phone.startMonitoring(region, from: self)
+  }
+
+  /// Stops monitoring `region` (matched by identifier).
+  public func stopMonitoring(for region: CircularRegion) {
+    phone.regionMonitor.stopMonitoring(identifier: region.identifier)
+  }
+
+  /// Asks for `region`'s current state; the answer comes through
+  /// ``LocationManagerDelegate/locationManager(_:didDetermineState:for:)``.
+  public func requestState(for region: CircularRegion) {
+    phone.requestState(for: region, from: self)
+  }
+}

@@ -1,0 +1,43 @@
+/// Where the app's process is in its life (UIKit's application states, with "not running"
+/// covering both never launched and terminated).
+public enum AppState: String, Hashable, Sendable, CustomStringConvertible {
+  /// No process: never launched, terminated by the user or the system, or after a reboot.
+  case notRunning
+  /// On screen and in use.
+  case foreground
+  /// Running in the background (background location updates, or a short grace period).
+  case background
+  /// In memory but not running: it receives nothing until it runs again.
+  case suspended
+
+  /// The raw name.
+  public var description: String { rawValue }
+}
+
+/// Why the app was launched (`UIApplication.LaunchOptionsKey`).
+public enum LaunchReason: String, Hashable, Sendable {
+  /// The user opened it.
+  case user
+  /// The system relaunched it into the background for a location (region) event.
+  case location
+}
+
+/// The app under test: its model layer, launched by the phone and given the phone's services.
+///
+/// A relaunch creates a new instance through the factory given to ``Phone/install(_:)``: memory
+/// is gone, while key-value storage and monitored regions survive, as on iOS.
+public protocol SimulatedApp: AnyObject {
+  /// The process started (`application(_:didFinishLaunchingWithOptions:)`).
+  func didLaunch(on phone: Phone, reason: LaunchReason)
+  /// The app came to the foreground.
+  func willEnterForeground()
+  /// The app went to the background.
+  func didEnterBackground()
+}
+
+extension SimulatedApp {
+  /// Does nothing by default.
+  public func willEnterForeground() {}
+  /// Does nothing by default.
+  public func didEnterBackground() {}
+}

@@ -1,0 +1,715 @@
+import Foundation
+import Geo
+import SimKernel
+
+/// A simulated phone running one app: location services, permissions, region monitoring,
+/// lifecycle and the user's answers to prompts, all on one ``Simulation``'s clock.
+///
+/// The scenario drives it — ``launchApp()``, ``sendAppToBackground()``, Settings changes,
+/// ``answerPrompt(_:)`` — and the app reacts through ``LocationManager`` and its delegate. Every
+/// observable effect is recorded in the simulation's event log. A phone belongs to one world and
+/// one thread.
+public final class Phone: SimulationEventHandler {
+  /// The world's kernel.
+  public let simulation: Simulation
+  /// The world's GEOS context.
+  public let geos: GEOSContext
+  /// The behaviour numbers.
+  public let parameters: PhoneParameters
+  /// How the simulated user answers prompts.
+  public var user: UserScript
+  /// The app's state.
+  public private(set) var appState = AppState.notRunning
+  /// The most recent fix delivered on this phone (CoreLocation's cached location).
+  public private(set) var lastKnownLocation: Location?
+
+  let sensor: (any LocationSensor)?
+  var authorizer = LocationAuthorizer()
+  let regionMonitor: RegionMonitor
+  private(set) var appGeneration = 0
+
+  private var appFactory: (() -> any SimulatedApp)?
+  private var app: (any SimulatedApp)?
+  private var managers: [WeakManager] = []
+  private var managerCount = 0
+  private var handler: HandlerID!
+  private var locationTick: EventHandle?
+  private var regionTick: EventHandle?
+  private var suspension: EventHandle?
+  private var prompt: (kind: PromptKind, always: Bool)?
+  /// Callbacks for a suspended app, delivered in order when it runs again.
+  private var deferred: [() -> Void] = []
+  private var missedFixWhileSuspended = false
+  private var random: RandomStream
+
+  private enum Code: Int32 {
+    case locationTick = 1
+    case regionTick = 2
+    case suspend = 3
+  }
+
+  /// Creates a phone in `simulation`.
+  ///
+  /// - Parameters:
+  ///   - sensor: the sensor model turning the true trajectory into fixes; without one the
+  ///     phone never gets a fix (as before the scenario's trace starts).
+  public init(
+    simulation: Simulation, geos: GEOSContext, sensor: (any LocationSensor)?,
+    parameters: PhoneParameters = PhoneParameters(), user: UserScript = UserScript()
+  ) {
+    self.simulation = simulation
+    self.geos = geos
+    self.sensor = sensor
+    self.parameters = parameters
+    self.user = user
+    self.regionMonitor = RegionMonitor(parameters: parameters.regionMonitoring)
+    self.random = simulation.random.stream("phone")
+    self.handler = simulation.register(self)
+  }
+
+  /// Whether Location Services are on system-wide.
+  public var locationServicesEnabled: Bool { authorizer.servicesEnabled }
+  /// Whether Airplane mode is on.
+  public var airplaneMode: Bool { authorizer.airplaneMode }
+
+  // MARK: Logging
+
+  func log(_ source: String, _ event: String, _ fields: [LogField] = []) {
+    simulation.log.record(at: simulation.now, source: source, event: event, fields)
+  }
+
+  // MARK: Lifecycle
+
+  /// Installs the app: `factory` creates a fresh instance at every launch.
+  public func install(_ factory: @escaping () -> any SimulatedApp) {
+    appFactory = factory
+  }
+
+  /// The user opens the app: launches it if needed and brings it to the foreground.
+  public func launchApp() throws {
+    guard appFactory != nil else {
+      throw DeviceError(.invalidState, "no app is installed on the phone")
+    }
+    if appState == .notRunning {
+      startProcess(reason: .user, state: .foreground)
+    } else if appState != .foreground {
+      enterForeground()
+    }
+  }
+
+  /// The user switches away: the app goes to the background and, unless it keeps location
+  /// updates running there, is suspended after ``PhoneParameters/backgroundGracePeriod``.
+  public func sendAppToBackground() {
+    guard appState == .foreground else { return }
+    setState(.background)
+    app?.didEnterBackground()
+    scheduleSuspensionIfIdle(after: parameters.backgroundGracePeriod)
+  }
+
+  /// The user returns to the app.
+  public func bringAppToForeground() {
+    guard appState == .background || appState == .suspended else { return }
+    enterForeground()
+  }
+
+  /// The app is terminated (swiped away, or killed by the system).
+  public func terminateApp() {
+    guard appState != .notRunning else { return }
+    endSession()
+    app = nil
+    managers.removeAll()
+    deferred.removeAll()
+    appGeneration += 1
+    setState(.notRunning)
+    updateTickers()
+  }
+
+  /// The phone restarts: the app is terminated and monitored regions are forgotten [A].
+  public func reboot() {
+    terminateApp()
+    regionMonitor.removeAll()
+    log("phone", "reboot")
+    updateTickers()
+  }
+
+  private func startProcess(reason: LaunchReason, state: AppState) {
+    guard let appFactory else { return }
+    appGeneration += 1
+    let app = appFactory()
+    self.app = app
+    setState(state, reason: reason)
+    app.didLaunch(on: self, reason: reason)
+    if state == .background {
+      scheduleSuspensionIfIdle(after: parameters.regionRelaunchWindow)
+    }
+    updateTickers()
+  }
+
+  private func enterForeground() {
+    if let suspension { simulation.cancel(suspension) }
+    suspension = nil
+    setState(.foreground)
+    app?.willEnterForeground()
+    let callbacks = deferred
+    deferred.removeAll()
+    for callback in callbacks { callback() }
+    if missedFixWhileSuspended, let sensor {
+      missedFixWhileSuspended = false
+      // A suspended app gets nothing; on resuming it hears the current position once.
+      if case .fix(let fix) = sensor.reading(
+        at: simulation.now, desiredAccuracy: strictestAccuracy(),
+        reducedAccuracy: !authorizer.precise)
+      {
+        deliver(fix, stale: false)
+      }
+    }
+    updateTickers()
+  }
+
+  private func setState(_ state: AppState, reason: LaunchReason? = nil) {
+    appState = state
+    var fields = [LogField("state", .string(state.rawValue))]
+    if let reason { fields.append(LogField("reason", .string(reason.rawValue))) }
+    log("app", "state", fields)
+  }
+
+  private func scheduleSuspensionIfIdle(after delay: SimDuration) {
+    if let suspension { simulation.cancel(suspension) }
+    suspension = try? simulation.schedule(
+      after: delay, priority: .system, handler: handler, code: Code.suspend.rawValue)
+  }
+
+  private func suspendIfIdle() {
+    suspension = nil
+    guard appState == .background, !runsInBackground else { return }
+    setState(.suspended)
+    endSession()
+    updateTickers()
+  }
+
+  /// Allow Once lasts for the app's session: it ends when the app is suspended or terminated
+  /// [3P].
+  private func endSession() {
+    if authorizer.choice == .allowOnce {
+      changeAuthorization { $0.choice = .notDetermined }
+    }
+  }
+
+  /// Whether the app keeps running in the background: a manager updating location with
+  /// background updates allowed, and the permission for it.
+  var runsInBackground: Bool {
+    liveManagers.contains { m in
+      m.isUpdating && !m.isPaused && m.allowsBackgroundLocationUpdates
+        && (authorizer.status == .authorizedAlways
+          || (authorizer.status == .authorizedWhenInUse && m.updatesStartedInUse))
+    }
+  }
+
+  /// Whether the app counts as "in use" for When In Use permission.
+  var isInUse: Bool { appState == .foreground || (appState == .background && runsInBackground) }
+
+  // MARK: Managers
+
+  func nextManagerIdentifier() -> Int {
+    managerCount += 1
+    return managerCount
+  }
+
+  func adopt(_ manager: LocationManager) {
+    managers.append(WeakManager(manager))
+    log("location", "managerCreated", [LogField("manager", .int(Int64(manager.identifier)))])
+    call(manager) { $0.delegate?.locationManagerDidChangeAuthorization($0) }
+  }
+
+  var liveManagers: [LocationManager] {
+    managers.compactMap { $0.manager }.filter { $0.generation == appGeneration }
+  }
+
+  /// Calls into the app asynchronously (a kernel event at the current instant), deferring the
+  /// call while the app is suspended and dropping it if the app is gone.
+  func call(_ manager: LocationManager, _ body: @escaping (LocationManager) -> Void) {
+    let generation = appGeneration
+    _ = try? simulation.schedule(after: .zero) { [weak self, weak manager] in
+      guard let self, let manager, manager.generation == generation,
+        generation == self.appGeneration
+      else { return }
+      if self.appState == .suspended {
+        self.deferred.append { [weak manager] in
+          if let manager { body(manager) }
+        }
+      } else {
+        body(manager)
+      }
+    }
+  }
+
+  // MARK: Authorization
+
+  func requestAuthorization(always: Bool, from manager: LocationManager) {
+    guard appState == .foreground, prompt == nil else { return }
+    guard let kind = always ? authorizer.promptForAlways() : authorizer.promptForWhenInUse()
+    else { return }
+    showPrompt(kind, always: always)
+  }
+
+  private func showPrompt(_ kind: PromptKind, always: Bool) {
+    prompt = (kind, always)
+    if kind == .alwaysUpgrade { authorizer.upgradePromptShown = true }
+    log("prompt", "shown", [LogField("kind", .string(kind.rawValue))])
+    if let answer = user.nextAnswer(for: kind), answer != .unanswered {
+      _ = try? simulation.schedule(after: user.answerDelay) { [weak self] in
+        try self?.answerPrompt(answer)
+      }
+    }
+  }
+
+  /// The user answers the prompt on screen (a timeline event).
+  ///
+  /// Throws if no location prompt is showing or the answer is not one it offers.
+  public func answerPrompt(_ answer: PromptAnswer) throws {
+    guard let prompt else {
+      throw DeviceError(.invalidState, "no location prompt is on screen to answer \(answer)")
+    }
+    guard answer.isValid(for: prompt.kind) else {
+      throw DeviceError(
+        .invalidArgument, "'\(answer)' is not an answer the \(prompt.kind) prompt offers")
+    }
+    guard answer != .unanswered else { return }
+    self.prompt = nil
+    log(
+      "prompt", "answered",
+      [
+        LogField("kind", .string(prompt.kind.rawValue)),
+        LogField("answer", .string(answer.rawValue)),
+      ])
+    changeAuthorization { $0.apply(answer, to: prompt.kind, always: prompt.always) }
+  }
+
+  /// Applies a change to the permission state and tells every manager if what they report
+  /// changed [A].
+  func changeAuthorization(_ change: (inout LocationAuthorizer) -> Void) {
+    let before = (authorizer.status, authorizer.accuracy)
+    change(&authorizer)
+    let after = (authorizer.status, authorizer.accuracy)
+    guard before != after else { return }
+    log(
+      "authorization", "changed",
+      [
+        LogField("status", .string(after.0.description)),
+        LogField("accuracy", .string(after.1.description)),
+      ])
+    for manager in liveManagers {
+      call(manager) { $0.delegate?.locationManagerDidChangeAuthorization($0) }
+      if !authorizer.isAuthorized && manager.isUpdating {
+        call(manager) {
+          $0.delegate?.locationManager(
+            $0, didFailWithError: LocationError(.denied, "location permission was withdrawn"))
+        }
+      }
+    }
+    updateTickers()
+  }
+
+  // MARK: Settings
+
+  /// Changes the app's location permission in Settings.
+  public func setLocationSetting(_ setting: LocationSetting) {
+    log("settings", "location", [LogField("value", .string(setting.rawValue))])
+    changeAuthorization { a in
+      switch setting {
+      case .never: a.choice = .denied
+      case .askNextTime: a.choice = .notDetermined
+      case .whileUsing: a.choice = .whenInUse
+      case .always: a.choice = .always
+      }
+    }
+  }
+
+  /// Turns Precise Location on or off for the app.
+  public func setPreciseLocation(_ on: Bool) {
+    log("settings", "preciseLocation", [LogField("value", .bool(on))])
+    changeAuthorization { $0.precise = on }
+  }
+
+  /// Turns Location Services on or off for the whole phone.
+  public func setLocationServices(_ on: Bool) {
+    log("settings", "locationServices", [LogField("value", .bool(on))])
+    changeAuthorization { $0.servicesEnabled = on }
+  }
+
+  /// Turns Airplane mode on or off.
+  public func setAirplaneMode(_ on: Bool) {
+    log("settings", "airplaneMode", [LogField("value", .bool(on))])
+    changeAuthorization { $0.airplaneMode = on }
+  }
+
+  /// Restricts location for the app (parental controls, a profile), or lifts the restriction.
+  public func setRestricted(_ on: Bool) {
+    log("settings", "restricted", [LogField("value", .bool(on))])
+    changeAuthorization { $0.restricted = on }
+  }
+
+  // MARK: Location updates
+
+  /// Whether the app may not use location at all now (an undetermined app may: its requests
+  /// wait for the user's answer).
+  private var isRefused: Bool {
+    authorizer.status == .denied || authorizer.status == .restricted
+  }
+
+  func startUpdates(_ manager: LocationManager) {
+    guard !isRefused else {
+      log("location", "startRefused", [LogField("manager", .int(Int64(manager.identifier)))])
+      call(manager) {
+        $0.delegate?.locationManager(
+          $0, didFailWithError: LocationError(.denied, "the app is not authorized for location"))
+      }
+      return
+    }
+    let wasUpdating = manager.isUpdating && !manager.isPaused
+    manager.isUpdating = true
+    manager.isPaused = false
+    manager.stationarySince = nil
+    if isInUse { manager.updatesStartedInUse = true }
+    log("location", "started", [LogField("manager", .int(Int64(manager.identifier)))])
+    if !wasUpdating, let cached = lastKnownLocation,
+      random.bernoulli(parameters.staleFirstFixProbability)
+    {
+      call(manager) { [weak self] in self?.deliver([cached], to: $0, stale: true) }
+    }
+    updateTickers()
+  }
+
+  func stopUpdates(_ manager: LocationManager) {
+    guard manager.isUpdating else { return }
+    manager.isUpdating = false
+    manager.isPaused = false
+    manager.lastDelivered = nil
+    log("location", "stopped", [LogField("manager", .int(Int64(manager.identifier)))])
+    updateTickers()
+    if appState == .background { scheduleSuspensionIfIdle(after: .zero) }
+  }
+
+  func requestOneShot(_ manager: LocationManager) {
+    guard !isRefused else {
+      call(manager) {
+        $0.delegate?.locationManager(
+          $0, didFailWithError: LocationError(.denied, "the app is not authorized for location"))
+      }
+      return
+    }
+    guard manager.oneShot == nil else { return }
+    manager.oneShot = (simulation.now + parameters.oneShotTimeout, nil)
+    log("location", "requested", [LogField("manager", .int(Int64(manager.identifier)))])
+    updateTickers()
+  }
+
+  /// The most demanding accuracy among the managers that want fixes.
+  private func strictestAccuracy() -> Double {
+    var accuracy = LocationAccuracy.threeKilometers
+    for m in liveManagers where (m.isUpdating && !m.isPaused) || m.oneShot != nil {
+      accuracy = min(accuracy, m.desiredAccuracy)
+    }
+    return accuracy
+  }
+
+  private func wantsFixes(_ m: LocationManager) -> Bool {
+    (m.isUpdating && !m.isPaused) || m.oneShot != nil
+  }
+
+  /// Starts or stops the location and region tickers to match what is needed now.
+  func updateTickers() {
+    let needsLocation =
+      sensor != nil && authorizer.isAuthorized && liveManagers.contains(where: wantsFixes)
+    if needsLocation && locationTick == nil {
+      let interval = sensor!.updateInterval
+      locationTick = try? simulation.schedule(
+        after: interval, handler: handler, code: Code.locationTick.rawValue)
+    } else if !needsLocation, let tick = locationTick {
+      simulation.cancel(tick)
+      locationTick = nil
+    }
+    let needsRegions = sensor != nil && regionMonitor.count > 0
+    if needsRegions && regionTick == nil {
+      regionTick = try? simulation.schedule(
+        after: .zero, handler: handler, code: Code.regionTick.rawValue)
+    } else if !needsRegions, let tick = regionTick {
+      simulation.cancel(tick)
+      regionTick = nil
+    }
+  }
+
+  /// Handles the phone's own kernel events.
+  public func handle(_ event: FiredEvent, in simulation: Simulation) throws {
+    switch Code(rawValue: event.code) {
+    case .locationTick:
+      locationTick = nil
+      locationStep()
+      updateTickers()
+    case .regionTick:
+      regionTick = nil
+      regionStep()
+      if sensor != nil && regionMonitor.count > 0 {
+        regionTick = try simulation.schedule(
+          after: parameters.regionMonitoring.evaluationInterval, handler: handler,
+          code: Code.regionTick.rawValue)
+      }
+    case .suspend:
+      suspendIfIdle()
+    case nil:
+      throw DeviceError(.invalidState, "phone received unknown event code \(event.code)")
+    }
+  }
+
+  private func locationStep() {
+    guard let sensor else { return }
+    let now = simulation.now
+    let reading = sensor.reading(
+      at: now, desiredAccuracy: strictestAccuracy(), reducedAccuracy: !authorizer.precise)
+    guard case .fix(let fix) = reading else { return }
+    if appState == .suspended || appState == .notRunning {
+      missedFixWhileSuspended = appState == .suspended
+      return
+    }
+    deliver(fix, stale: false)
+  }
+
+  /// Offers a fresh fix to every manager that may receive it now.
+  private func deliver(_ fix: Location, stale: Bool) {
+    let now = simulation.now
+    for m in liveManagers {
+      if m.isUpdating && !m.isPaused && (appState == .foreground || canUpdateInBackground(m)) {
+        if autoPause(m, fix: fix, now: now) { continue }
+        if m.distanceFilter > 0, let last = m.lastDelivered, last.horizontalAccuracy >= 0,
+          fix.horizontalAccuracy >= 0, fix.distance(from: last) < m.distanceFilter
+        {
+          continue
+        }
+        deliver([fix], to: m, stale: stale)
+      }
+      if var request = m.oneShot {
+        if fix.horizontalAccuracy >= 0
+          && (request.best == nil || fix.horizontalAccuracy < request.best!.horizontalAccuracy)
+        {
+          request.best = fix
+        }
+        let wanted = m.desiredAccuracy > 0 ? m.desiredAccuracy : LocationAccuracy.nearestTenMeters
+        if let best = request.best, best.horizontalAccuracy <= wanted || now >= request.deadline {
+          m.oneShot = nil
+          deliver([best], to: m, stale: stale)
+        } else if now >= request.deadline {
+          m.oneShot = nil
+          log("location", "requestFailed", [LogField("manager", .int(Int64(m.identifier)))])
+          call(m) {
+            $0.delegate?.locationManager(
+              $0, didFailWithError: LocationError(.locationUnknown, "no fix within the timeout"))
+          }
+        } else {
+          m.oneShot = request
+        }
+      }
+    }
+  }
+
+  private func canUpdateInBackground(_ m: LocationManager) -> Bool {
+    guard appState == .background, m.allowsBackgroundLocationUpdates else { return false }
+    return authorizer.status == .authorizedAlways
+      || (authorizer.status == .authorizedWhenInUse && m.updatesStartedInUse)
+  }
+
+  /// Pauses `m` if the device has been stationary long enough for its activity type; returns
+  /// whether it paused.
+  private func autoPause(_ m: LocationManager, fix: Location, now: SimTime) -> Bool {
+    guard m.pausesLocationUpdatesAutomatically, let after = parameters.pauseAfter[m.activityType]
+    else { return false }
+    if fix.speed >= 0 && fix.speed < parameters.stationarySpeed {
+      let since = m.stationarySince ?? now
+      m.stationarySince = since
+      guard now - since >= after else { return false }
+      m.isPaused = true
+      log("location", "paused", [LogField("manager", .int(Int64(m.identifier)))])
+      call(m) { $0.delegate?.locationManagerDidPauseLocationUpdates($0) }
+      return true
+    }
+    m.stationarySince = nil
+    return false
+  }
+
+  private func deliver(_ fixes: [Location], to m: LocationManager, stale: Bool) {
+    guard let fix = fixes.last else { return }
+    m.lastDelivered = fix
+    if !stale { lastKnownLocation = fix }
+    log(
+      "location", "didUpdateLocations",
+      [
+        LogField("manager", .int(Int64(m.identifier))),
+        LogField("latitude", .double(fix.coordinate.latitude)),
+        LogField("longitude", .double(fix.coordinate.longitude)),
+        LogField("horizontalAccuracy", .double(fix.horizontalAccuracy)),
+        LogField("timestamp", .int(fix.timestamp.nanoseconds)),
+      ])
+    if let delegate = m.delegate {
+      delegate.locationManager(m, didUpdateLocations: fixes)
+    }
+  }
+
+  // MARK: Regions
+
+  func startMonitoring(_ region: CircularRegion, from manager: LocationManager) {
+    let fail: (String) -> Void = { reason in
+      self.log(
+        "region", "monitoringDidFail",
+        [LogField("identifier", .string(region.identifier)), LogField("reason", .string(reason))])
+      self.call(manager) {
+        $0.delegate?.locationManager(
+          $0, monitoringDidFailFor: region,
+          withError: LocationError(.regionMonitoringFailure, reason))
+      }
+    }
+    guard region.radius.isFinite, region.radius >= 0 else {
+      return fail("radius \(region.radius) is not a non-negative number")
+    }
+    guard region.radius <= parameters.maximumRegionMonitoringDistance else {
+      return fail(
+        "radius \(region.radius) m exceeds maximumRegionMonitoringDistance \(parameters.maximumRegionMonitoringDistance) m"
+      )
+    }
+    guard authorizer.precise else {
+      return fail("region monitoring is unavailable with reduced accuracy")
+    }
+    let replacing = regionMonitor.isWatched(identifier: region.identifier, owner: .app)
+    guard replacing || regionMonitor.count < parameters.maximumMonitoredRegions else {
+      return fail("the app already monitors \(parameters.maximumMonitoredRegions) regions")
+    }
+    regionMonitor.watch(region, owner: .app)
+    log(
+      "region", "startMonitoring",
+      [
+        LogField("identifier", .string(region.identifier)),
+        LogField("latitude", .double(region.center.latitude)),
+        LogField("longitude", .double(region.center.longitude)),
+        LogField("radius", .double(region.radius)),
+      ])
+    if isRefused {
+      call(manager) {
+        $0.delegate?.locationManager(
+          $0, monitoringDidFailFor: region,
+          withError: LocationError(.regionMonitoringDenied, "the app is not authorized"))
+      }
+    }
+    updateTickers()
+  }
+
+  func requestState(for region: CircularRegion, from manager: LocationManager) {
+    guard
+      let watch = regionMonitor.watches.first(where: {
+        $0.owner == .app && $0.region.identifier == region.identifier
+      })
+    else {
+      call(manager) {
+        $0.delegate?.locationManager(
+          $0, monitoringDidFailFor: region,
+          withError: LocationError(.regionMonitoringFailure, "the region is not monitored"))
+      }
+      return
+    }
+    var state = watch.believed
+    if state == .unknown, let estimate = sensor?.coarseEstimate(at: simulation.now) {
+      state = regionMonitor.observedState(of: region, estimate: estimate.coordinate) ?? .unknown
+    }
+    log(
+      "region", "didDetermineState",
+      [
+        LogField("identifier", .string(region.identifier)),
+        LogField("state", .string(state.description)),
+      ])
+    call(manager) { $0.delegate?.locationManager($0, didDetermineState: state, for: region) }
+  }
+
+  private func regionStep() {
+    guard let sensor, let estimate = sensor.coarseEstimate(at: simulation.now) else { return }
+    let now = simulation.now
+    regionMonitor.evaluate(estimate: estimate.coordinate, now: now) { watch, state, _ in
+      decided(watch, state: state, estimate: estimate)
+    }
+  }
+
+  /// A transition was decided: log it, then deliver it after the latency unless it is missed.
+  private func decided(_ watch: RegionMonitor.Watch, state: RegionState, estimate: Location) {
+    let p = parameters.regionMonitoring
+    var fields = [
+      LogField("identifier", .string(watch.region.identifier)),
+      LogField("state", .string(state.description)),
+      LogField("estimateLatitude", .double(estimate.coordinate.latitude)),
+      LogField("estimateLongitude", .double(estimate.coordinate.longitude)),
+    ]
+    if case .notification(let id) = watch.owner { fields.append(LogField("request", .string(id))) }
+    log("region", "decided", fields)
+    if random.bernoulli(p.missProbability) {
+      log("region", "missed", fields)
+      return
+    }
+    let median = state == .inside ? p.entryLatencyMedian : p.exitLatencyMedian
+    let latency = SimDuration.seconds(
+      random.logNormal(median: median.seconds, sigma: p.latencySigma))
+    let registration = watch.registration
+    _ = try? simulation.schedule(after: latency) { [weak self] in
+      guard let self, self.regionMonitor.isCurrent(registration) else { return }
+      self.deliverRegionEvent(watch, state: state)
+    }
+  }
+
+  /// Hook for location-triggered notifications; set by the notification center.
+  var notificationRegionEvent: ((String, RegionState) -> Void)?
+
+  private func deliverRegionEvent(_ watch: RegionMonitor.Watch, state: RegionState) {
+    let region = watch.region
+    if case .notification(let id) = watch.owner {
+      notificationRegionEvent?(id, state)
+      return
+    }
+    var cause: String?
+    if !authorizer.isAuthorized || !authorizer.precise {
+      cause = "permission"
+    } else if authorizer.status == .authorizedWhenInUse && !isInUse {
+      cause = "appNotInUse"
+    }
+    if let cause {
+      log(
+        "region", "suppressed",
+        [LogField("identifier", .string(region.identifier)), LogField("cause", .string(cause))])
+      return
+    }
+    if appState == .notRunning {
+      startProcess(reason: .location, state: .background)
+    } else if appState == .suspended {
+      setState(.background)
+      scheduleSuspensionIfIdle(after: parameters.regionRelaunchWindow)
+      let callbacks = deferred
+      deferred.removeAll()
+      for callback in callbacks { callback() }
+    }
+    let event = state == .inside ? "didEnterRegion" : "didExitRegion"
+    let notify = state == .inside ? region.notifyOnEntry : region.notifyOnExit
+    log(
+      "region", event,
+      [LogField("identifier", .string(region.identifier)), LogField("notified", .bool(notify))])
+    for manager in liveManagers {
+      call(manager) { m in
+        m.delegate?.locationManager(m, didDetermineState: state, for: region)
+        guard notify else { return }
+        if state == .inside {
+          m.delegate?.locationManager(m, didEnterRegion: region)
+        } else {
+          m.delegate?.locationManager(m, didExitRegion: region)
+        }
+      }
+    }
+  }
+}
+
+/// A manager held without keeping it alive: the app owns its managers.
+private struct WeakManager {
+  weak var manager: LocationManager?
+  init(_ manager: LocationManager) { self.manager = manager }
+}

@@ -1,0 +1,22 @@
+import SimKernel
+
+/// What the phone's sensors report at one instant.
+public enum SensorReading: Hashable, Sendable {
+  /// A fix (possibly invalid: negative horizontal accuracy).
+  case fix(Location)
+  /// Nothing: no position yet, or CoreLocation is silent (tunnels, underground) [3P].
+  case silent
+}
+
+/// The source of the phone's positions: precise fixes for location updates and a coarse
+/// estimate for region monitoring. ``SensorModel`` is the realistic one; tests may supply their
+/// own.
+public protocol LocationSensor: AnyObject {
+  /// How often fixes are produced while updates run.
+  var updateInterval: SimDuration { get }
+  /// The fix at `time` for the given desired accuracy (and approximate location when
+  /// `reducedAccuracy`).
+  func reading(at time: SimTime, desiredAccuracy: Double, reducedAccuracy: Bool) -> SensorReading
+  /// The coarse (cell / Wi-Fi like) position estimate at `time` that region monitoring uses.
+  func coarseEstimate(at time: SimTime) -> Location?
+}
