@@ -15,10 +15,11 @@ import SimKernel
 ///   (`UNNotificationRequest.identifier`). When it is delivered it also replaces a delivered
 ///   notification with that identifier (the `UNUserNotificationCenter.h` header comment on
 ///   `addNotificationRequest:`).
-/// - At most ``pendingLimit`` (64) requests stay pending; the system "keeps the soonest-firing
-///   64" and silently discards the rest, a repeating request counting once (Apple's Local and
-///   Remote Notification Programming Guide, quoted by FIDELITY.md). See ``LimitPolicy`` for
-///   what "soonest" means for a location trigger, which Apple does not say.
+/// - At most ``pendingLimit`` (64) requests stay pending: "the system keeps the soonest-firing
+///   64 notifications (with automatically rescheduled notifications counting as a single
+///   notification) and discards the rest" (Apple's archived Local and Remote Notification
+///   Programming Guide; FIDELITY.md, notifications [A]). See ``LimitPolicy`` for what
+///   "soonest" means for a location trigger, which Apple does not say.
 /// - Removing a pending request does not remove its delivered notification, and removing a
 ///   delivered notification does not cancel a request that is still pending
 ///   (`removePendingNotificationRequests(withIdentifiers:)`,
