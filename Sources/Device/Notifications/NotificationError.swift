@@ -12,6 +12,9 @@ public struct NotificationError: Error, Hashable, Sendable, CustomStringConverti
     public static let notPending = Code(name: "notPending")
     /// Delivering a time-triggered request before its fire time.
     public static let notDue = Code(name: "notDue")
+    /// A location trigger would exceed the regions an app may monitor (20, shared with region
+    /// monitoring [A]).
+    public static let tooManyRegions = Code(name: "tooManyRegions")
   }
 
   /// What kind of error this is.

@@ -24,6 +24,9 @@ public final class Phone: SimulationEventHandler {
   public private(set) var lastKnownLocation: Location?
 
   let sensor: (any LocationSensor)?
+  /// The app's notification center; pending and delivered notifications survive relaunches.
+  public private(set) lazy var notificationCenter = UserNotificationCenter(phone: self)
+  private var defaultsByDomain: [String: KeyValueStore] = [:]
   var authorizer = LocationAuthorizer()
   let regionMonitor: RegionMonitor
   private(set) var appGeneration = 0
@@ -71,6 +74,16 @@ public final class Phone: SimulationEventHandler {
   public var locationServicesEnabled: Bool { authorizer.servicesEnabled }
   /// Whether Airplane mode is on.
   public var airplaneMode: Bool { authorizer.airplaneMode }
+
+  /// The app's key-value store (`UserDefaults(suiteName:)`; `nil` is `.standard`). It
+  /// survives relaunches within the replay.
+  public func userDefaults(suiteName: String? = nil) -> KeyValueStore {
+    let domain = suiteName ?? "standard"
+    if let store = defaultsByDomain[domain] { return store }
+    let store = KeyValueStore(domain: domain, simulation: simulation)
+    defaultsByDomain[domain] = store
+    return store
+  }
 
   // MARK: Logging
 
@@ -252,6 +265,14 @@ public final class Phone: SimulationEventHandler {
     showPrompt(kind, always: always)
   }
 
+  func showNotificationPrompt() {
+    guard prompt == nil, appState == .foreground else {
+      log("prompt", "notShown", [LogField("kind", .string(PromptKind.notifications.rawValue))])
+      return
+    }
+    showPrompt(.notifications, always: false)
+  }
+
   private func showPrompt(_ kind: PromptKind, always: Bool) {
     prompt = (kind, always)
     if kind == .alwaysUpgrade { authorizer.upgradePromptShown = true }
@@ -268,7 +289,7 @@ public final class Phone: SimulationEventHandler {
   /// Throws if no location prompt is showing or the answer is not one it offers.
   public func answerPrompt(_ answer: PromptAnswer) throws {
     guard let prompt else {
-      throw DeviceError(.invalidState, "no location prompt is on screen to answer \(answer)")
+      throw DeviceError(.invalidState, "no prompt is on screen to answer \(answer)")
     }
     guard answer.isValid(for: prompt.kind) else {
       throw DeviceError(
@@ -282,7 +303,11 @@ public final class Phone: SimulationEventHandler {
         LogField("kind", .string(prompt.kind.rawValue)),
         LogField("answer", .string(answer.rawValue)),
       ])
-    changeAuthorization { $0.apply(answer, to: prompt.kind, always: prompt.always) }
+    if prompt.kind == .notifications {
+      notificationCenter.resolveAuthorization(answer)
+    } else {
+      changeAuthorization { $0.apply(answer, to: prompt.kind, always: prompt.always) }
+    }
   }
 
   /// Applies a change to the permission state and tells every manager if what they report
@@ -659,13 +684,10 @@ public final class Phone: SimulationEventHandler {
     }
   }
 
-  /// Hook for location-triggered notifications; set by the notification center.
-  var notificationRegionEvent: ((String, RegionState) -> Void)?
-
   private func deliverRegionEvent(_ watch: RegionMonitor.Watch, state: RegionState) {
     let region = watch.region
     if case .notification(let id) = watch.owner {
-      notificationRegionEvent?(id, state)
+      notificationCenter.regionEvent(request: id, state: state)
       return
     }
     var cause: String?

@@ -33,10 +33,10 @@ final class RecordingApp: SimulatedApp, LocationManagerDelegate {
   var events: [(time: SimTime, what: String)] = []
   var fixes: [Location] = []
   var launchReasons: [LaunchReason] = []
-  let configure: (LocationManager) -> Void
+  let configure: (LocationManager, Phone) -> Void
   private var phone: Phone!
 
-  init(configure: @escaping (LocationManager) -> Void = { _ in }) {
+  init(configure: @escaping (LocationManager, Phone) -> Void) {
     self.configure = configure
   }
 
@@ -45,7 +45,7 @@ final class RecordingApp: SimulatedApp, LocationManagerDelegate {
     launchReasons.append(reason)
     manager = LocationManager(phone: phone)
     manager.delegate = self
-    configure(manager)
+    configure(manager, phone)
   }
 
   private func note(_ what: String) { events.append((phone.simulation.now, what)) }
@@ -97,6 +97,7 @@ func makePhone(
   seed: UInt64 = 1, parameters: PhoneParameters = PhoneParameters(),
   user: UserScript = UserScript(), interval: SimDuration = .seconds(1),
   configure: @escaping (LocationManager) -> Void = { _ in },
+  launch: ((LocationManager, Phone) -> Void)? = nil,
   truth: @escaping (SimTime) -> Coordinate? = { _ in tokyoStation }
 ) -> (phone: Phone, sensor: ExactSensor, app: () -> RecordingApp?) {
   let simulation = Simulation(seed: seed)
@@ -105,7 +106,7 @@ func makePhone(
     simulation: simulation, geos: GEOSContext(), sensor: sensor, parameters: parameters, user: user)
   var latest: RecordingApp?
   phone.install {
-    let app = RecordingApp(configure: configure)
+    let app = RecordingApp(configure: launch ?? { manager, _ in configure(manager) })
     latest = app
     return app
   }
