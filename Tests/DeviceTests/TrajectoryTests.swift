@@ -130,4 +130,31 @@ import Testing
     }
     #expect(trajectory.state(at: .seconds(42))?.coordinate == samples[42].coordinate)
   }
+
+  @Test func theFastStateIsWithinAFifthOfAMillimetreOfTheExactOne() throws {
+    // Random segments of up to 5 km from the equator to 89°, some across the antimeridian: short
+    // low-latitude steps take the midpoint rule, the rest the direct problem.
+    var random = RandomStream(seed: 17)
+    for _ in 0..<2_000 {
+      let start = try Coordinate(
+        latitude: random.uniform(-89, 89), longitude: random.uniform(-180, 180))
+      let length = random.bernoulli(0.8) ? random.uniform(1, 1_500) : random.uniform(1, 5_000)
+      let end = try Geodesic.wgs84.direct(
+        from: start, azimuth: random.uniform(-180, 180), distance: length)
+      let trajectory = try Trajectory([
+        sample(0, start), sample(length / 10, end.coordinate),
+      ])
+      var cursor = Trajectory.Cursor()
+      for step in 0..<10 {
+        let time = SimTime.seconds(Double(step) * length / 100 + random.uniform(0, 0.1))
+        let exact = try #require(trajectory.state(at: time))
+        let fast = try #require(trajectory.fastState(at: time, cursor: &cursor))
+        let gap = Geodesic.wgs84.inverse(from: exact.coordinate, to: fast.coordinate).distance
+        #expect(gap < 2e-4)
+        let turn = (fast.course - exact.course).remainder(dividingBy: 360)
+        #expect(abs(turn) < 1e-8)
+        #expect(fast.speed == exact.speed && fast.altitude == exact.altitude)
+      }
+    }
+  }
 }

@@ -72,6 +72,8 @@ public struct Trajectory: Sendable {
     let speed: Double
     /// The course at the start in [0, 360); 0 for a segment of length 0.
     let course: Double
+    /// The start's latitude and azimuth, prepared for ``Trajectory/fastState(at:cursor:)``.
+    let start: MidpointStep.Start
   }
 
   /// Creates a trajectory from samples in strictly increasing time order.
@@ -115,7 +117,9 @@ public struct Trajectory: Sendable {
         Segment(
           distance: line.distance, azimuth: line.initialAzimuth,
           speed: line.distance / (Double(gap) / 1e9),
-          course: moving ? Trajectory.course(line.initialAzimuth) : 0))
+          course: moving ? Trajectory.course(line.initialAzimuth) : 0,
+          start: MidpointStep.Start(
+            latitude: previous.coordinate.latitude, azimuth: line.initialAzimuth)))
     }
     self.samples = samples
     self.times = samples.map(\.time.nanoseconds)
@@ -162,6 +166,13 @@ public struct Trajectory: Sendable {
   /// - Complexity: O(1) when `time` falls in the cursor's segment or the next one, O(log *n*)
   ///   otherwise.
   package func state(at time: SimTime, cursor: inout Cursor) -> TrueState? {
+    state(at: time, cursor: &cursor, fast: false)
+  }
+
+  /// The state at `time`; between samples by the direct geodesic problem or, when `fast` is set
+  /// and the step is short enough to be as good, by one ``MidpointStep``.
+  @inline(__always)
+  func state(at time: SimTime, cursor: inout Cursor, fast: Bool) -> TrueState? {
     let t = time.nanoseconds
     let last = times.count - 1
     guard t >= times[0] else { return nil }
@@ -172,7 +183,7 @@ public struct Trajectory: Sendable {
     }
     let index = segment(containing: t, hint: cursor.segment)
     cursor.segment = index
-    return interpolate(segment: index, at: t)
+    return interpolate(segment: index, at: t, fast: fast)
   }
 
   /// The index `i` with `times[i] ≤ t < times[i + 1]`, for `times[0] ≤ t < times[last]`.
@@ -193,7 +204,8 @@ public struct Trajectory: Sendable {
   }
 
   /// The state at `t` within segment `index`.
-  private func interpolate(segment index: Int, at t: Int64) -> TrueState {
+  @inline(__always)
+  private func interpolate(segment index: Int, at t: Int64, fast: Bool) -> TrueState {
     let start = samples[index]
     let segment = segments[index]
     let t0 = times[index]
@@ -204,9 +216,16 @@ public struct Trajectory: Sendable {
         coordinate: start.coordinate, altitude: altitude, speed: segment.speed,
         course: segment.course)
     }
+    let distance = segment.distance * fraction
+    if fast, segment.start.allowsStep(distance) {
+      let end = segment.start.step(from: start.coordinate, distance: distance)
+      return TrueState(
+        coordinate: end.coordinate, altitude: altitude, speed: segment.speed,
+        course: Trajectory.course(end.azimuth))
+    }
     // The azimuth and distance are finite by construction, so the direct problem cannot throw.
     let point = try! Geodesic.wgs84.direct(
-      from: start.coordinate, azimuth: segment.azimuth, distance: segment.distance * fraction)
+      from: start.coordinate, azimuth: segment.azimuth, distance: distance)
     return TrueState(
       coordinate: point.coordinate, altitude: altitude, speed: segment.speed,
       course: Trajectory.course(point.finalAzimuth))
