@@ -21,7 +21,7 @@ let package = Package(
       name: "Geo", dependencies: ["CGEOS", "JSON"], linkerSettings: [.linkedLibrary("m")]),
     .target(name: "SimKernel", dependencies: ["JSON"]),
     .target(name: "Device", dependencies: ["Geo", "SimKernel"]),
-    .executableTarget(name: "geosim", dependencies: ["Geo", "JSON", "SimKernel"]),
+    .executableTarget(name: "geosim", dependencies: ["Device", "Geo", "JSON", "SimKernel"]),
     .testTarget(
       name: "GeoTests", dependencies: ["Geo", "JSON", "SimKernel"],
       resources: [.copy("Fixtures")]),

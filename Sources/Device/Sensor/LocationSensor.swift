@@ -1,10 +1,12 @@
 import SimKernel
 
-/// What the phone's sensors report at one instant.
+/// What the positioning hardware yields at one instant.
 public enum SensorReading: Hashable, Sendable {
-  /// A fix (possibly invalid: negative horizontal accuracy).
+  /// A fix, possibly invalid (negative `horizontalAccuracy`).
   case fix(Location)
-  /// Nothing: no position yet, or CoreLocation is silent (tunnels, underground) [3P].
+  /// Nothing: the trajectory has not started, the device is in an outage area (CoreLocation goes
+  /// silent in tunnels and underground, with no update and no error [3P]), or, with reduced
+  /// accuracy, no new approximate location is due yet.
   case silent
 }
 

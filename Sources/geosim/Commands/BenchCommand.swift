@@ -8,6 +8,7 @@ enum BenchCommand {
   static let suites: [(name: String, run: @Sendable (inout Bench) throws -> Void)] = [
     ("geo", GeoBenchSuite.run),
     ("kernel", KernelBenchSuite.run),
+    ("device", DeviceBenchSuite.run),
   ]
 
   static var suiteNames: [String] { suites.map(\.name) }

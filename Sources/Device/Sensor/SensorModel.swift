@@ -1,0 +1,272 @@
+import Foundation
+import Geo
+import SimKernel
+
+/// A simulated phone's positioning: turns the true trajectory into the fixes the phone delivers.
+///
+/// ## Fixes
+/// The desired accuracy picks the positioning source, as on iOS: `bestForNavigation`, `best` and
+/// `nearestTenMeters` use GNSS (Wi-Fi indoors), `hundredMeters` Wi-Fi, `kilometer` and
+/// `threeKilometers` cell towers; values in between take the next coarser tier. The environment at
+/// the true position decides the rest:
+///
+/// | desired accuracy | open sky | urban canyon | indoor | outage |
+/// |---|---|---|---|---|
+/// | GNSS tiers | GNSS, 5 m | GNSS, 30 m | Wi-Fi, 65 m | silent |
+/// | `hundredMeters` | Wi-Fi, 65 m | Wi-Fi, 65 m | Wi-Fi, 65 m | silent |
+/// | `kilometer` | cell, 1414 m | cell, 1414 m | cell, 1414 m | silent |
+/// | `threeKilometers` | cell, 3000 m | cell, 3000 m | cell, 3000 m | silent |
+///
+/// The metres are the reported `horizontalAccuracy` (``SensorParameters``). The error of each
+/// source is a two-dimensional Gauss–Markov process (east and north, unit variance, the source's
+/// correlation time) scaled to the accuracy's standard deviation, so the error exceeds the
+/// reported accuracy about a third of the time and consecutive fixes are correlated. Fixes from
+/// GNSS carry a speed and a course measured from the true velocity plus noise (the course is −1
+/// below ``SensorParameters/minimumSpeedForCourse``); Wi-Fi and cell fixes report both as −1
+/// [?]. Altitude is the true altitude with `verticalAccuracy` −1: vertical error is not modelled
+/// yet, and −1 tells apps not to trust the altitude [A]. A small fraction of fixes is invalid
+/// (``SensorParameters/invalidFixProbability``).
+///
+/// With reduced accuracy (iOS 14 approximate location) the fix is the centre of a predefined
+/// region of about 11 km, recomputed at most every ``SensorParameters/reducedAccuracyInterval``;
+/// the desired accuracy has no effect [A][3P Radar 2020].
+///
+/// ## The coarse estimate
+/// Region monitoring does not wait for GNSS: ``coarseEstimate(at:)`` is a Wi-Fi and cell-tower
+/// position with its own slower error and occasional jumps of up to a kilometre. It keeps working
+/// in outage areas, where cell positioning still reaches many underground stations, with the same
+/// indoor-like error it has everywhere [?].
+///
+/// ## Randomness
+/// Every random number comes from the stream given at creation, split by name into one
+/// sub-stream per process (`error.gnss`, `error.wifi`, `error.cell`, `invalid`, `velocity`,
+/// `coarse`, `coarse.jumps`), so how often one process is used never shifts another: the coarse
+/// estimate is the same whatever fixes are read in between. The Gauss–Markov processes advance
+/// with their exact transition over any gap, so sampling at 1 Hz or once an hour gives errors
+/// with the right correlation for that gap.
+///
+/// ## Cost
+/// A reading allocates nothing. It costs a trajectory lookup (O(1) for increasing times; between
+/// samples one midpoint step of the geodesic equations, within 0.2 mm of the exact position, see
+/// ``Trajectory/fastState(at:cursor:)``), an environment lookup (no GEOS call away from area
+/// edges), two normal deviates for the error and two for the velocity. Offsets are applied with
+/// local radii of curvature (first order, exact to millimetres for GNSS-sized errors), not a
+/// projection.
+///
+/// One model per simulated phone; it is not `Sendable` and belongs to its world's thread.
+public final class SensorModel: LocationSensor {
+  /// The ground truth.
+  public let trajectory: Trajectory
+  /// How often fixes are produced while updates run (``SensorParameters/updateInterval``).
+  public var updateInterval: SimDuration { parameters.updateInterval }
+  /// Where positioning is degraded or silent; `nil` is open sky everywhere.
+  public let environment: SensorEnvironment?
+  /// The numbers behind the fixes.
+  public let parameters: SensorParameters
+
+  private var cursor = Trajectory.Cursor()
+  private var coarseCursor = Trajectory.Cursor()
+  private var gnssError: GaussMarkovProcess
+  private var wifiError: GaussMarkovProcess
+  private var cellError: GaussMarkovProcess
+  private var coarseError: GaussMarkovProcess
+  private var coarseJumps: OutlierSchedule
+  private var invalidRandom: RandomStream
+  private var velocityRandom: RandomStream
+  /// When the next approximate location may be computed.
+  private var nextApproximateFix = Int64.min
+
+  private let gnssOpenSkySigma: Double
+  private let gnssUrbanCanyonSigma: Double
+  private let wifiSigma: Double
+  private let kilometerSigma: Double
+  private let threeKilometersSigma: Double
+  private let coarseSigma: Double
+
+  /// Creates the model of one phone.
+  ///
+  /// - Parameters:
+  ///   - trajectory: where the phone truly is.
+  ///   - environment: outage, indoor and urban-canyon areas; `nil` for open sky everywhere.
+  ///   - parameters: the numbers behind the fixes; they must pass
+  ///     ``SensorParameters/validate()``, and the program stops with its message otherwise.
+  ///   - random: the phone's stream, for example `simulation.random.stream("sensor")`.
+  public init(
+    trajectory: Trajectory, environment: SensorEnvironment?,
+    parameters: SensorParameters = .init(), random: RandomStream
+  ) {
+    do {
+      try parameters.validate()
+    } catch {
+      preconditionFailure("invalid sensor parameters: \(error)")
+    }
+    self.trajectory = trajectory
+    self.environment = environment
+    self.parameters = parameters
+    gnssError = GaussMarkovProcess(
+      correlationTime: parameters.gnssCorrelationTime, random: random.split("error.gnss"))
+    wifiError = GaussMarkovProcess(
+      correlationTime: parameters.wifiCorrelationTime, random: random.split("error.wifi"))
+    cellError = GaussMarkovProcess(
+      correlationTime: parameters.cellCorrelationTime, random: random.split("error.cell"))
+    coarseError = GaussMarkovProcess(
+      correlationTime: parameters.coarseCorrelationTime, random: random.split("coarse"))
+    coarseJumps = OutlierSchedule(
+      origin: trajectory.startTime.nanoseconds, perHour: parameters.coarseJumpsPerHour,
+      meanDuration: parameters.coarseJumpMeanDuration, distance: parameters.coarseJumpDistance,
+      random: random.split("coarse.jumps"))
+    invalidRandom = random.split("invalid")
+    velocityRandom = random.split("velocity")
+    let sigma = SensorParameters.standardDeviation(forAccuracy:)
+    gnssOpenSkySigma = sigma(parameters.gnssOpenSkyAccuracy)
+    gnssUrbanCanyonSigma = sigma(parameters.gnssUrbanCanyonAccuracy)
+    wifiSigma = sigma(parameters.wifiAccuracy)
+    kilometerSigma = sigma(parameters.kilometerAccuracy)
+    threeKilometersSigma = sigma(parameters.threeKilometersAccuracy)
+    coarseSigma = sigma(parameters.coarseAccuracy)
+  }
+
+  /// The fix the phone's positioning yields at `time`, or ``SensorReading/silent``.
+  ///
+  /// - Parameters:
+  ///   - time: when the fix is determined; it becomes the fix's timestamp. Readings are meant to
+  ///     be taken in increasing time order (any order gives valid fixes, but a time before the
+  ///     previous reading repeats the previous error).
+  ///   - desiredAccuracy: the app's `desiredAccuracy` in metres (``LocationAccuracy``).
+  ///   - reducedAccuracy: whether the app has only approximate location.
+  public func reading(at time: SimTime, desiredAccuracy: Double, reducedAccuracy: Bool)
+    -> SensorReading
+  {
+    guard let truth = trajectory.fastState(at: time, cursor: &cursor) else { return .silent }
+    let place = truth.coordinate
+    let kind =
+      environment?.kind(longitude: place.longitude, latitude: place.latitude) ?? .openSky
+    if kind == .outage { return .silent }
+    if reducedAccuracy { return approximateReading(truth, at: time) }
+
+    let t = time.nanoseconds
+    let error: (east: Double, north: Double)
+    let sigma: Double
+    let accuracy: Double
+    var measuresVelocity = false
+    switch Tier(desiredAccuracy) {
+    case .gnss where kind == .indoor, .hundredMeters:
+      error = wifiError.advance(to: t)
+      sigma = wifiSigma
+      accuracy = parameters.wifiAccuracy
+    case .gnss:
+      error = gnssError.advance(to: t)
+      measuresVelocity = true
+      if kind == .urbanCanyon {
+        sigma = gnssUrbanCanyonSigma
+        accuracy = parameters.gnssUrbanCanyonAccuracy
+      } else {
+        sigma = gnssOpenSkySigma
+        accuracy = parameters.gnssOpenSkyAccuracy
+      }
+    case .kilometer:
+      error = cellError.advance(to: t)
+      sigma = kilometerSigma
+      accuracy = parameters.kilometerAccuracy
+    case .threeKilometers:
+      error = cellError.advance(to: t)
+      sigma = threeKilometersSigma
+      accuracy = parameters.threeKilometersAccuracy
+    }
+
+    if invalidRandom.nextUnit() < parameters.invalidFixProbability {
+      return .fix(
+        Location(
+          coordinate: SensorModel.nullIsland, altitude: truth.altitude, horizontalAccuracy: -1,
+          timestamp: time))
+    }
+    let coordinate = MetricOffset.apply(
+      east: sigma * error.east, north: sigma * error.north, to: place)
+    var speed = -1.0
+    var course = -1.0
+    if measuresVelocity {
+      (speed, course) = measuredVelocity(truth)
+    }
+    return .fix(
+      Location(
+        coordinate: coordinate, altitude: truth.altitude, horizontalAccuracy: accuracy,
+        speed: speed, course: course, timestamp: time))
+  }
+
+  /// The position that region monitoring works from at `time`: a Wi-Fi and cell-tower estimate,
+  /// or `nil` before the trajectory starts.
+  ///
+  /// Its error is a Gauss–Markov process of σ ≈ 100 m per axis and a 120 s correlation time
+  /// (``SensorParameters/coarseAccuracy``, ``SensorParameters/coarseCorrelationTime``), plus
+  /// occasional episodes, about one an hour and a minute long, when it is 300–1000 m off: field
+  /// tests saw some region triggers about 1 km from the fence [3P Radius Networks 2015]. It is
+  /// available in outage areas too (see the type's discussion) and does not depend on how
+  /// ``reading(at:desiredAccuracy:reducedAccuracy:)`` is called. Speed and course are −1.
+  public func coarseEstimate(at time: SimTime) -> Location? {
+    guard let truth = trajectory.fastState(at: time, cursor: &coarseCursor) else { return nil }
+    let t = time.nanoseconds
+    let error = coarseError.advance(to: t)
+    var east = coarseSigma * error.east
+    var north = coarseSigma * error.north
+    if let jump = coarseJumps.offset(at: t) {
+      east += jump.east
+      north += jump.north
+    }
+    return Location(
+      coordinate: MetricOffset.apply(east: east, north: north, to: truth.coordinate),
+      altitude: truth.altitude, horizontalAccuracy: parameters.coarseAccuracy, timestamp: time)
+  }
+
+  /// The approximate location, if one is due: the centre of the truth's grid cell.
+  private func approximateReading(_ truth: TrueState, at time: SimTime) -> SensorReading {
+    let t = time.nanoseconds
+    guard t >= nextApproximateFix else { return .silent }
+    nextApproximateFix = t &+ parameters.reducedAccuracyInterval.nanoseconds
+    let centre = ApproximateLocationGrid.centre(
+      of: truth.coordinate, size: parameters.reducedAccuracyCellSize)
+    return .fix(
+      Location(
+        coordinate: centre, altitude: truth.altitude,
+        horizontalAccuracy: parameters.reducedAccuracyHorizontalAccuracy, timestamp: time))
+  }
+
+  /// Speed and course from the true velocity plus independent noise on its east and north
+  /// components; the course is −1 below the minimum speed.
+  @inline(__always)
+  private func measuredVelocity(_ truth: TrueState) -> (speed: Double, course: Double) {
+    let (a, b) = velocityRandom.normalPair()
+    let noise = parameters.velocityStandardDeviation
+    let heading = truth.course * (Double.pi / 180)
+    let east = truth.speed * sin(heading) + noise * a
+    let north = truth.speed * cos(heading) + noise * b
+    let speed = (east * east + north * north).squareRoot()
+    guard speed >= parameters.minimumSpeedForCourse, speed > 0 else { return (speed, -1) }
+    return (speed, Trajectory.course(atan2(east, north) * (180 / Double.pi)))
+  }
+
+  /// The placeholder coordinate of invalid fixes.
+  private static let nullIsland = try! Coordinate(latitude: 0, longitude: 0)
+
+  /// The positioning source a desired accuracy asks for.
+  private enum Tier {
+    case gnss
+    case hundredMeters
+    case kilometer
+    case threeKilometers
+
+    /// The tier of the smallest accuracy constant at or above `desiredAccuracy`; negative values
+    /// (best, best for navigation) and NaN ask for GNSS.
+    @inline(__always)
+    init(_ desiredAccuracy: Double) {
+      if desiredAccuracy > LocationAccuracy.kilometer {
+        self = .threeKilometers
+      } else if desiredAccuracy > LocationAccuracy.hundredMeters {
+        self = .kilometer
+      } else if desiredAccuracy > LocationAccuracy.nearestTenMeters {
+        self = .hundredMeters
+      } else {
+        self = .gnss
+      }
+    }
+  }
+}

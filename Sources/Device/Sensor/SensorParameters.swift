@@ -1,0 +1,157 @@
+import Foundation
+import SimKernel
+
+/// The numbers behind a simulated phone's fixes; every default has its source or is marked as an
+/// assumption.
+///
+/// Sources are tagged as in GeoSim's list of platform facts: [A] Apple's documentation, [3P] a
+/// third party (measurement, blog, bug report), [?] an assumption, overridable here.
+///
+/// Accuracies are the *reported* `horizontalAccuracy` values, in metres. Apple does not say what
+/// confidence its radius has; Android documents 68 % for the same quantity and GeoSim assumes the
+/// same for iOS [?]. The simulated error is drawn to match: each axis of the east/north error has
+/// standard deviation `accuracy / √(−2 ln 0.32)` ≈ `accuracy / 1.51`, so the true position lies
+/// outside the reported circle about a third of the time (see
+/// ``standardDeviation(forAccuracy:)``).
+///
+/// The error is not drawn afresh for every fix: real positioning errors drift slowly, so GeoSim
+/// models each source's error as a two-dimensional first-order Gauss–Markov process with a
+/// correlation time, and consecutive 1 Hz GNSS fixes are strongly correlated like real ones.
+public struct SensorParameters: Hashable, Sendable {
+  /// How often a phone produces a fix while updating: about 1 Hz with no distance filter
+  /// (FIDELITY "Location updates" [?]).
+  public var updateInterval: SimDuration = .seconds(1)
+
+  /// Reported accuracy of GNSS fixes under open sky: 5 m, the best value iPhones report since the
+  /// 4S [3P developer measurements, e.g. "Where is the iPhone buried, or how accurate is GPS?",
+  /// 2013]; Zandbergen measured a median A-GPS error of 8 m on the 3G iPhone [3P Zandbergen 2009,
+  /// Transactions in GIS 13(s1)].
+  public var gnssOpenSkyAccuracy = 5.0
+  /// Reported accuracy of GNSS fixes in an urban canyon: 30 m, so σ ≈ 20 m per axis [?].
+  public var gnssUrbanCanyonAccuracy = 30.0
+  /// Reported accuracy of Wi-Fi fixes, used indoors and for `hundredMeters`: 65 m, the value
+  /// iOS commonly reports for Wi-Fi positions [3P developer observations]; Zandbergen measured a
+  /// median Wi-Fi error of 74 m [3P Zandbergen 2009].
+  public var wifiAccuracy = 65.0
+  /// Reported accuracy for `kilometer`: 1414 m, the value iOS reports for cell-tower positions
+  /// [3P Stack Overflow 7402503]; Zandbergen measured a median cellular error of 600 m
+  /// [3P Zandbergen 2009].
+  public var kilometerAccuracy = 1_414.0
+  /// Reported accuracy for `threeKilometers`: 3000 m [3P developer observations].
+  public var threeKilometersAccuracy = 3_000.0
+
+  /// Correlation time of the GNSS error: 30 s, so consecutive 1 Hz fixes have correlation
+  /// exp(−1/30) ≈ 0.97 [?].
+  public var gnssCorrelationTime: SimDuration = .seconds(30)
+  /// Correlation time of the Wi-Fi error: 60 s [?].
+  public var wifiCorrelationTime: SimDuration = .seconds(60)
+  /// Correlation time of the cell-tower error: 300 s [?].
+  public var cellCorrelationTime: SimDuration = .seconds(300)
+
+  /// Probability that a fix is invalid (`horizontalAccuracy` −1): 0.002 [?]. Apps must ignore
+  /// such fixes ([A] `CLLocation.horizontalAccuracy`); their coordinate is (0, 0), so an app that
+  /// does not is easy to catch [?].
+  public var invalidFixProbability = 0.002
+
+  /// Standard deviation of each horizontal component of the measured velocity, in m/s: 0.2 [?].
+  ///
+  /// Speed and course are derived from the noisy velocity vector, so the course is noisier at low
+  /// speed, as with Doppler-derived GNSS velocities.
+  public var velocityStandardDeviation = 0.2
+  /// Below this measured speed, in m/s, the course is reported as unknown (−1): 0.5 [?].
+  public var minimumSpeedForCourse = 0.5
+
+  /// With reduced (approximate) accuracy, how often the phone recomputes its location: every
+  /// 15 minutes, "about 4 times per hour" [A][3P Radar, "Understanding approximate location in
+  /// iOS 14", 2020].
+  public var reducedAccuracyInterval: SimDuration = .minutes(15)
+  /// Size, in degrees of latitude, of the regions approximate locations snap to: 0.1° (about
+  /// 11 km). iOS snaps to predefined regions and its approximate locations are accurate to
+  /// 1–20 km [3P Radar]; GeoSim uses one grid of nearly square cells of this size [?].
+  public var reducedAccuracyCellSize = 0.1
+  /// Reported accuracy of approximate locations: 5000 m, about the 68 % radius of the distance
+  /// from a point to its cell's centre for 0.1° cells [?].
+  public var reducedAccuracyHorizontalAccuracy = 5_000.0
+
+  /// Reported accuracy of the coarse estimate that drives region monitoring: 150 m, so
+  /// σ ≈ 100 m per axis, a Wi-Fi and cell-tower fix rather than GNSS [?].
+  public var coarseAccuracy = 150.0
+  /// Correlation time of the coarse estimate's error: 120 s [?].
+  public var coarseCorrelationTime: SimDuration = .seconds(120)
+  /// How many times per hour, on average, the coarse estimate jumps far off: 1 [?]. Field tests
+  /// saw some region triggers about 1 km from the fence [3P Radius Networks 2015]. 0 disables
+  /// jumps.
+  public var coarseJumpsPerHour = 1.0
+  /// How long a jump lasts on average (exponentially distributed): 60 s [?].
+  public var coarseJumpMeanDuration: SimDuration = .seconds(60)
+  /// How far a jump moves the coarse estimate, in metres, uniformly distributed: 300–1000 m
+  /// [3P Radius Networks 2015] [?].
+  public var coarseJumpDistance: ClosedRange<Double> = 300...1_000
+
+  /// The defaults above.
+  public init() {}
+
+  /// The confidence of a reported accuracy radius: 68 % [?].
+  public static let accuracyConfidence = 0.68
+
+  /// The per-axis standard deviation, in metres, of a circular Gaussian error whose radius of
+  /// ``accuracyConfidence`` is `accuracy`.
+  ///
+  /// The distance of a two-dimensional Gaussian error with per-axis σ follows a Rayleigh
+  /// distribution, P(r ≤ R) = 1 − exp(−R² / 2σ²), so σ = R / √(−2 ln(1 − 0.68)) ≈ R / 1.5096.
+  public static func standardDeviation(forAccuracy accuracy: Double) -> Double {
+    accuracy / (-2 * Foundation.log(1 - accuracyConfidence)).squareRoot()
+  }
+
+  /// Checks that every parameter is in its domain.
+  ///
+  /// - Throws: ``DeviceError`` with code ``DeviceError/Code/invalidArgument`` naming the first
+  ///   parameter out of range.
+  public func validate() throws {
+    func require(_ condition: Bool, _ name: String, _ value: Any, _ domain: String) throws {
+      guard condition else {
+        throw DeviceError(.invalidArgument, "\(name) must be \(domain), got \(value)")
+      }
+    }
+    func positive(_ value: Double) -> Bool { value.isFinite && value > 0 }
+    func nonNegative(_ value: Double) -> Bool { value.isFinite && value >= 0 }
+    try require(updateInterval > .zero, "updateInterval", updateInterval, "positive")
+    for (name, value) in [
+      ("gnssOpenSkyAccuracy", gnssOpenSkyAccuracy),
+      ("gnssUrbanCanyonAccuracy", gnssUrbanCanyonAccuracy), ("wifiAccuracy", wifiAccuracy),
+      ("kilometerAccuracy", kilometerAccuracy),
+      ("threeKilometersAccuracy", threeKilometersAccuracy),
+      ("reducedAccuracyHorizontalAccuracy", reducedAccuracyHorizontalAccuracy),
+      ("coarseAccuracy", coarseAccuracy),
+    ] {
+      try require(positive(value), name, value, "a positive number of metres")
+    }
+    for (name, value) in [
+      ("gnssCorrelationTime", gnssCorrelationTime), ("wifiCorrelationTime", wifiCorrelationTime),
+      ("cellCorrelationTime", cellCorrelationTime),
+      ("coarseCorrelationTime", coarseCorrelationTime),
+      ("reducedAccuracyInterval", reducedAccuracyInterval),
+      ("coarseJumpMeanDuration", coarseJumpMeanDuration),
+    ] {
+      try require(value >= .zero, name, value, "zero or positive")
+    }
+    try require(
+      (0...1).contains(invalidFixProbability), "invalidFixProbability", invalidFixProbability,
+      "in [0, 1]")
+    try require(
+      nonNegative(velocityStandardDeviation), "velocityStandardDeviation",
+      velocityStandardDeviation, "a finite number ≥ 0")
+    try require(
+      nonNegative(minimumSpeedForCourse), "minimumSpeedForCourse", minimumSpeedForCourse,
+      "a finite number ≥ 0")
+    try require(
+      positive(reducedAccuracyCellSize) && reducedAccuracyCellSize <= 90,
+      "reducedAccuracyCellSize", reducedAccuracyCellSize, "in (0, 90] degrees")
+    try require(
+      nonNegative(coarseJumpsPerHour), "coarseJumpsPerHour", coarseJumpsPerHour,
+      "a finite number ≥ 0")
+    try require(
+      nonNegative(coarseJumpDistance.lowerBound) && coarseJumpDistance.upperBound.isFinite,
+      "coarseJumpDistance", coarseJumpDistance, "a finite range of metres ≥ 0")
+  }
+}
