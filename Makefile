@@ -4,9 +4,12 @@
 setup:
 	@scripts/ensure-system-packages
 
-# The main job: for now, the geometry benchmark (release build).
+# The main job: for now, the benchmark suites (release build).
 run: setup
-	swift run -c release geosim bench geo
+	swift build -c release --product geosim
+	.build/release/geosim bench geo
+	.build/release/geosim bench kernel
+	.build/release/geosim bench device
 
 test: setup
 	swift test

@@ -147,7 +147,9 @@ private func walkingEast(_ speed: Double) -> (SimTime) -> Coordinate? {
     sensor.silences = [SimTime.zero...SimTime.seconds(100)]
     app()!.manager.requestLocation()
     try phone.simulation.run(until: .seconds(30))
-    // The phone keeps asking until the timeout; nothing arrives, so nothing is delivered.
+    // The phone keeps asking until the 10 s timeout; nothing arrives, so the request fails.
     #expect(app()!.fixes.isEmpty)
+    let failure = try #require(app()!.events.first { $0.what == "error:locationUnknown" })
+    #expect(failure.time == .seconds(10.5))
   }
 }

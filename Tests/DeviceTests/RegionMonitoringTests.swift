@@ -46,11 +46,11 @@ private func monitoringPhone(
       })
     try phone.simulation.run(until: .seconds(400))
     let enter = try #require(app()!.events.first { $0.what == "enter:tokyo" })
-    // The estimate is 150 m inside (half the radius) at t = 185 s; evaluations run every 10 s,
-    // so the dwell of 20 s is complete at t = 210 s, and the entry arrives 10 s later.
-    #expect(enter.time == .seconds(220))
+    // The estimate crosses the 300 m boundary at t = 170 s; evaluations run every 10 s, so the
+    // dwell of 20 s is complete at t = 200 s, and the entry arrives 10 s later.
+    #expect(enter.time == .seconds(210))
     let decided = phone.simulation.log.entries(source: "region", event: "decided")
-    #expect(decided.first?.time == .seconds(210))
+    #expect(decided.first?.time == .seconds(200))
     let names = app()!.names
     let stateIndex = try #require(names.firstIndex(of: "state:tokyo:inside"))
     #expect(names[stateIndex + 1] == "enter:tokyo")

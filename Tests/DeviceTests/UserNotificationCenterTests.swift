@@ -68,8 +68,8 @@ private func alarm(_ id: String, at center: Coordinate = tokyoStation, radius: D
     let presented = phone.simulation.log.entries(source: "notifications", event: "presented")
     #expect(presented.count == 1)
     #expect(presented.first?["appState"] == .string("suspended"))
-    // Evaluations run at 5, 15, … s: inside (≤ 150 m) from 195 s, dwell done at 215 s, +10 s.
-    #expect(presented.first?.time == .seconds(225))
+    // Evaluations run at 5, 15, … s: inside (≤ 300 m) from 175 s, dwell done at 195 s, +10 s.
+    #expect(presented.first?.time == .seconds(205))
     var pending: [NotificationRequest] = []
     center.getPendingNotificationRequests { pending = $0 }
     try phone.simulation.run(until: .seconds(601))

@@ -211,7 +211,7 @@ public final class Phone: SimulationEventHandler {
   /// Whether the app keeps running in the background: a manager updating location with
   /// background updates allowed, and the permission for it.
   var runsInBackground: Bool {
-    liveManagers.contains { m in
+    anyLiveManager { m in
       m.isUpdating && !m.isPaused && m.allowsBackgroundLocationUpdates
         && (authorizer.status == .authorizedAlways
           || (authorizer.status == .authorizedWhenInUse && m.updatesStartedInUse))
@@ -234,8 +234,29 @@ public final class Phone: SimulationEventHandler {
     call(manager) { $0.delegate?.locationManagerDidChangeAuthorization($0) }
   }
 
+  /// The running app's managers (a fresh array; for the rare paths).
   var liveManagers: [LocationManager] {
-    managers.compactMap { $0.manager }.filter { $0.generation == appGeneration }
+    var result: [LocationManager] = []
+    forEachLiveManager { result.append($0) }
+    return result
+  }
+
+  /// Calls `body` with each of the running app's managers, allocating nothing (the hot path).
+  @inline(__always)
+  func forEachLiveManager(_ body: (LocationManager) -> Void) {
+    let generation = appGeneration
+    for entry in managers {
+      if let m = entry.manager, m.generation == generation { body(m) }
+    }
+  }
+
+  /// Whether any of the running app's managers satisfies `predicate`.
+  func anyLiveManager(_ predicate: (LocationManager) -> Bool) -> Bool {
+    let generation = appGeneration
+    for entry in managers {
+      if let m = entry.manager, m.generation == generation, predicate(m) { return true }
+    }
+    return false
   }
 
   /// Calls into the app asynchronously (a kernel event at the current instant), deferring the
@@ -432,8 +453,8 @@ public final class Phone: SimulationEventHandler {
   /// The most demanding accuracy among the managers that want fixes.
   private func strictestAccuracy() -> Double {
     var accuracy = LocationAccuracy.threeKilometers
-    for m in liveManagers where (m.isUpdating && !m.isPaused) || m.oneShot != nil {
-      accuracy = min(accuracy, m.desiredAccuracy)
+    forEachLiveManager { m in
+      if wantsFixes(m) { accuracy = min(accuracy, m.desiredAccuracy) }
     }
     return accuracy
   }
@@ -445,7 +466,7 @@ public final class Phone: SimulationEventHandler {
   /// Starts or stops the location and region tickers to match what is needed now.
   func updateTickers() {
     let needsLocation =
-      sensor != nil && authorizer.isAuthorized && liveManagers.contains(where: wantsFixes)
+      sensor != nil && authorizer.isAuthorized && anyLiveManager(wantsFixes)
     if needsLocation && locationTick == nil {
       let interval = sensor!.updateInterval
       locationTick = try? simulation.schedule(
@@ -470,7 +491,10 @@ public final class Phone: SimulationEventHandler {
     case .locationTick:
       locationTick = nil
       locationStep()
-      updateTickers()
+      if sensor != nil && authorizer.isAuthorized && anyLiveManager(wantsFixes) {
+        locationTick = try simulation.schedule(
+          after: sensor!.updateInterval, handler: handler, code: Code.locationTick.rawValue)
+      }
     case .regionTick:
       regionTick = nil
       regionStep()
@@ -491,7 +515,15 @@ public final class Phone: SimulationEventHandler {
     let now = simulation.now
     let reading = sensor.reading(
       at: now, desiredAccuracy: strictestAccuracy(), reducedAccuracy: !authorizer.precise)
-    guard case .fix(let fix) = reading else { return }
+    guard case .fix(let fix) = reading else {
+      // Silence is no answer, but one-shot requests still time out.
+      if appState != .suspended && appState != .notRunning {
+        forEachLiveManager { m in
+          if m.oneShot != nil { offerOneShot(nil, to: m, now: now, stale: false) }
+        }
+      }
+      return
+    }
     if appState == .suspended || appState == .notRunning {
       missedFixWhileSuspended = appState == .suspended
       return
@@ -502,44 +534,55 @@ public final class Phone: SimulationEventHandler {
   /// Offers a fresh fix to every manager that may receive it now.
   private func deliver(_ fix: Location, stale: Bool) {
     let now = simulation.now
-    for m in liveManagers {
-      if m.isUpdating && !m.isPaused && (appState == .foreground || canUpdateInBackground(m)) {
-        if autoPause(m, fix: fix, now: now) { continue }
-        if m.distanceFilter > 0, let last = m.lastDelivered, last.horizontalAccuracy >= 0,
-          fix.horizontalAccuracy >= 0, fix.distance(from: last) < m.distanceFilter
-        {
-          continue
-        }
-        deliver([fix], to: m, stale: stale)
-      }
-      if var request = m.oneShot {
-        if fix.horizontalAccuracy >= 0
-          && (request.best == nil || fix.horizontalAccuracy < request.best!.horizontalAccuracy)
-        {
-          request.best = fix
-        }
-        let wanted = m.desiredAccuracy > 0 ? m.desiredAccuracy : LocationAccuracy.nearestTenMeters
-        if let best = request.best, best.horizontalAccuracy <= wanted || now >= request.deadline {
-          m.oneShot = nil
-          deliver([best], to: m, stale: stale)
-        } else if now >= request.deadline {
-          m.oneShot = nil
-          log("location", "requestFailed", [LogField("manager", .int(Int64(m.identifier)))])
-          call(m) {
-            $0.delegate?.locationManager(
-              $0, didFailWithError: LocationError(.locationUnknown, "no fix within the timeout"))
-          }
-        } else {
-          m.oneShot = request
+    // What does not depend on the manager is read once per fix: this runs every second.
+    let foreground = appState == .foreground
+    let background = appState == .background
+    let status = authorizer.status
+    forEachLiveManager { m in
+      if m.isUpdating && !m.isPaused
+        && (foreground
+          || (background && m.allowsBackgroundLocationUpdates
+            && (status == .authorizedAlways
+              || (status == .authorizedWhenInUse && m.updatesStartedInUse))))
+      {
+        let filter = m.distanceFilter
+        let filtered =
+          filter > 0
+          && m.lastDelivered.map {
+            $0.horizontalAccuracy >= 0 && fix.horizontalAccuracy >= 0
+              && fix.distance(from: $0) < filter
+          } == true
+        if !autoPause(m, fix: fix, now: now) && !filtered {
+          deliver([fix], to: m, stale: stale)
         }
       }
+      if m.oneShot != nil { offerOneShot(fix, to: m, now: now, stale: stale) }
     }
   }
 
-  private func canUpdateInBackground(_ m: LocationManager) -> Bool {
-    guard appState == .background, m.allowsBackgroundLocationUpdates else { return false }
-    return authorizer.status == .authorizedAlways
-      || (authorizer.status == .authorizedWhenInUse && m.updatesStartedInUse)
+  /// Feeds a fix to a pending ``LocationManager/requestLocation()``: delivers it once good
+  /// enough, or the best one at the deadline.
+  private func offerOneShot(_ fix: Location?, to m: LocationManager, now: SimTime, stale: Bool) {
+    guard var request = m.oneShot else { return }
+    if let fix, fix.horizontalAccuracy >= 0,
+      request.best == nil || fix.horizontalAccuracy < request.best!.horizontalAccuracy
+    {
+      request.best = fix
+    }
+    let wanted = m.desiredAccuracy > 0 ? m.desiredAccuracy : LocationAccuracy.nearestTenMeters
+    if let best = request.best, best.horizontalAccuracy <= wanted || now >= request.deadline {
+      m.oneShot = nil
+      deliver([best], to: m, stale: stale)
+    } else if now >= request.deadline {
+      m.oneShot = nil
+      log("location", "requestFailed", [LogField("manager", .int(Int64(m.identifier)))])
+      call(m) {
+        $0.delegate?.locationManager(
+          $0, didFailWithError: LocationError(.locationUnknown, "no fix within the timeout"))
+      }
+    } else {
+      m.oneShot = request
+    }
   }
 
   /// Pauses `m` if the device has been stationary long enough for its activity type; returns

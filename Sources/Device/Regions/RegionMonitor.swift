@@ -1,3 +1,4 @@
+import Foundation
 import Geo
 import SimKernel
 
@@ -23,6 +24,34 @@ final class RegionMonitor {
     var believed: RegionState = .unknown
     var candidate: RegionState?
     var candidateSince = SimTime.zero
+    /// The decision thresholds as squared chords of the unit sphere, for the fast path.
+    var thresholds: ChordThresholds
+  }
+
+  /// A region's centre as a unit vector and its thresholds as squared unit-sphere chords,
+  /// widened on both sides by more than a 6371 km sphere can differ from WGS84 geodesics
+  /// (under 0.6 %), so that only estimates close to a threshold need the exact geodesic.
+  struct ChordThresholds {
+    var x, y, z: Double
+    /// Inside for sure below this; above it but below `innerHigh`, ask the geodesic.
+    var innerLow: Double
+    var innerHigh: Double
+    var outerLow: Double
+    /// Outside for sure above this.
+    var outerHigh: Double
+
+    init(center: Coordinate, inner: Double, outer: Double) {
+      (x, y, z) = unitVector(center)
+      func chord2(_ metres: Double) -> Double {
+        let half = max(0, min(metres, 20_000_000)) / (2 * sphereRadius)
+        let c = 2 * sin(half)
+        return c * c
+      }
+      innerLow = chord2(inner * 0.99 - 1)
+      innerHigh = chord2(inner * 1.01 + 1)
+      outerLow = chord2(outer * 0.99 - 1)
+      outerHigh = chord2(outer * 1.01 + 1)
+    }
   }
 
   private(set) var watches: [Watch] = []
@@ -49,7 +78,10 @@ final class RegionMonitor {
   @discardableResult
   func watch(_ region: CircularRegion, owner: Owner) -> Int {
     nextRegistration += 1
-    let watch = Watch(region: region, owner: owner, registration: nextRegistration)
+    let (inner, outer) = radii(of: region)
+    let watch = Watch(
+      region: region, owner: owner, registration: nextRegistration,
+      thresholds: ChordThresholds(center: region.center, inner: inner, outer: outer))
     if let index = index(of: region.identifier, owner: owner) {
       watches[index] = watch
     } else {
@@ -92,20 +124,37 @@ final class RegionMonitor {
     return watches.firstIndex { sameKind($0.owner) && $0.region.identifier == identifier }
   }
 
-  /// The state the estimate supports for `watch`, or `nil` inside the hysteresis band.
-  func observedState(of region: CircularRegion, estimate: Coordinate) -> RegionState? {
+  /// The distances from the centre within which the estimate counts as inside, and beyond
+  /// which as outside.
+  private func radii(of region: CircularRegion) -> (inner: Double, outer: Double) {
     let radius = max(region.radius, parameters.minimumEffectiveRadius)
-    let inner = radius - min(parameters.hysteresis, radius / 2)
-    let outer = radius + parameters.hysteresis
-    // A spherical distance decides unless it is within 0.5 % of a threshold (WGS84 geodesics
-    // differ from a 6371 km sphere by less than that); the exact geodesic decides the rest.
-    var d = greatCircleDistance(from: estimate, to: region.center, radius: 6_371_008.8)
-    if abs(d - inner) < 0.005 * inner + 1 || abs(d - outer) < 0.005 * outer + 1 {
-      d = Geodesic.wgs84.inverse(from: estimate, to: region.center).distance
-    }
+    return (radius, radius + parameters.hysteresis)
+  }
+
+  /// The state the estimate supports for `region`, or `nil` inside the hysteresis band,
+  /// decided by WGS84 geodesic distance.
+  func observedState(of region: CircularRegion, estimate: Coordinate) -> RegionState? {
+    let (inner, outer) = radii(of: region)
+    let d = Geodesic.wgs84.inverse(from: estimate, to: region.center).distance
     if d <= inner { return .inside }
     if d >= outer { return .outside }
     return nil
+  }
+
+  /// ``observedState(of:estimate:)`` with a cheap chord comparison first: the same answer, the
+  /// geodesic only near a threshold.
+  private func observedState(of watch: Watch, estimate: Coordinate, unit: (Double, Double, Double))
+    -> RegionState?
+  {
+    let t = watch.thresholds
+    let dx = unit.0 - t.x
+    let dy = unit.1 - t.y
+    let dz = unit.2 - t.z
+    let chord2 = dx * dx + dy * dy + dz * dz
+    if chord2 < t.innerLow { return .inside }
+    if chord2 > t.outerHigh { return .outside }
+    if chord2 > t.innerHigh && chord2 < t.outerLow { return nil }
+    return observedState(of: watch.region, estimate: estimate)
   }
 
   /// Re-evaluates every region against `estimate` at `now`; calls `decided` for each transition
@@ -113,8 +162,9 @@ final class RegionMonitor {
   func evaluate(
     estimate: Coordinate, now: SimTime, decided: (Watch, RegionState, RegionState) -> Void
   ) {
+    let unit = unitVector(estimate)
     for i in watches.indices {
-      guard let observed = observedState(of: watches[i].region, estimate: estimate) else {
+      guard let observed = observedState(of: watches[i], estimate: estimate, unit: unit) else {
         watches[i].candidate = nil
         continue
       }
@@ -140,4 +190,15 @@ final class RegionMonitor {
       }
     }
   }
+}
+
+/// The mean Earth radius (IUGG), for the chord pre-check only.
+private let sphereRadius = 6_371_008.8
+
+/// A coordinate as a unit vector, treating latitude and longitude as spherical.
+private func unitVector(_ c: Coordinate) -> (Double, Double, Double) {
+  let phi = c.latitude * .pi / 180
+  let lambda = c.longitude * .pi / 180
+  let cosPhi = cos(phi)
+  return (cosPhi * cos(lambda), cosPhi * sin(lambda), sin(phi))
 }

@@ -112,3 +112,26 @@ func makePhone(
   }
   return (phone, sensor, { latest })
 }
+
+/// A launched phone with the realistic sensor model following `samples`, whose user grants
+/// While Using at once, running a ``RecordingApp`` set up by `launch`.
+func realisticPhone(
+  seed: UInt64, samples: [TrajectorySample],
+  launch: @escaping (LocationManager, Phone) -> Void
+) throws -> (phone: Phone, app: () -> RecordingApp?) {
+  let simulation = Simulation(seed: seed)
+  let sensor = SensorModel(
+    trajectory: try Trajectory(samples), environment: nil,
+    random: simulation.random.stream("sensor"))
+  let phone = Phone(
+    simulation: simulation, geos: GEOSContext(), sensor: sensor,
+    user: UserScript(answers: [.location: [.allowWhileUsing]]))
+  var latest: RecordingApp?
+  phone.install {
+    let app = RecordingApp(configure: launch)
+    latest = app
+    return app
+  }
+  try phone.launchApp()
+  return (phone, { latest })
+}
