@@ -164,3 +164,45 @@ import Testing
     #expect(throws: DeviceError.self) { try phone.answerPrompt(.changeToAlways) }
   }
 }
+
+@Suite struct ProvisionalAlwaysTests {
+  @Test func theSecondPromptComesWhenTheAppFirstUsesLocationInTheBackground() throws {
+    let (phone, _, app) = makePhone(
+      user: UserScript(
+        answers: [.location: [.allowWhileUsing], .alwaysUpgrade: [.keepWhileUsing]],
+        answerDelay: .seconds(1)),
+      configure: {
+        $0.requestAlwaysAuthorization()
+        $0.allowsBackgroundLocationUpdates = true
+        $0.pausesLocationUpdatesAutomatically = false
+        $0.startUpdatingLocation()
+      })
+    try phone.launchApp()
+    try phone.simulation.run(until: .seconds(5))
+    #expect(app()!.manager.authorizationStatus == .authorizedAlways)
+    #expect(phone.simulation.log.entries(source: "prompt", event: "shown").count == 1)
+    phone.sendAppToBackground()
+    try phone.simulation.run(until: .seconds(10))
+    let prompts = phone.simulation.log.entries(source: "prompt", event: "shown")
+    #expect(prompts.map { $0["kind"] } == [.string("location"), .string("alwaysUpgrade")])
+    #expect(app()!.manager.authorizationStatus == .authorizedWhenInUse)
+  }
+}
+
+@Suite struct BadSettingsTests {
+  @Test func aNaNDesiredAccuracyFailsTheStartInsteadOfBeingIgnored() throws {
+    let (phone, _, app) = makePhone(
+      user: UserScript(answers: [.location: [.allowWhileUsing]], answerDelay: .zero),
+      configure: {
+        $0.requestWhenInUseAuthorization()
+        $0.desiredAccuracy = .nan
+        $0.startUpdatingLocation()
+      })
+    try phone.launchApp()
+    try phone.simulation.run(until: .seconds(5))
+    #expect(app()!.names.contains("error:locationUnknown"))
+    #expect(app()!.fixes.isEmpty)
+    let refused = phone.simulation.log.entries(source: "location", event: "startRefused")
+    #expect(refused.first?["reason"] == .string("desiredAccuracy is not a number"))
+  }
+}

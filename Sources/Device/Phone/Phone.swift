@@ -294,6 +294,15 @@ public final class Phone: SimulationEventHandler {
     showPrompt(.notifications, always: false)
   }
 
+  /// Provisional Always is resolved by a one-time second prompt that the system shows when the
+  /// app first uses location while not in use [3P, WWDC19 705].
+  private func resolveProvisionalAlwaysIfNeeded() {
+    guard authorizer.choice == .provisionalAlways, !authorizer.upgradePromptShown,
+      prompt == nil, appState != .foreground
+    else { return }
+    showPrompt(.alwaysUpgrade, always: true)
+  }
+
   private func showPrompt(_ kind: PromptKind, always: Bool) {
     prompt = (kind, always)
     if kind == .alwaysUpgrade { authorizer.upgradePromptShown = true }
@@ -403,7 +412,27 @@ public final class Phone: SimulationEventHandler {
     authorizer.status == .denied || authorizer.status == .restricted
   }
 
+  /// Why a manager's settings cannot work, if they cannot: CoreLocation takes any number, so a
+  /// NaN accuracy or filter reaches the app as a failure instead of a silent default.
+  private func invalidSettings(of manager: LocationManager) -> String? {
+    if manager.desiredAccuracy.isNaN { return "desiredAccuracy is not a number" }
+    if manager.distanceFilter.isNaN { return "distanceFilter is not a number" }
+    return nil
+  }
+
   func startUpdates(_ manager: LocationManager) {
+    if let problem = invalidSettings(of: manager) {
+      log(
+        "location", "startRefused",
+        [
+          LogField("manager", .int(Int64(manager.identifier))),
+          LogField("reason", .string(problem)),
+        ])
+      call(manager) {
+        $0.delegate?.locationManager($0, didFailWithError: LocationError(.locationUnknown, problem))
+      }
+      return
+    }
     guard !isRefused else {
       log("location", "startRefused", [LogField("manager", .int(Int64(manager.identifier)))])
       call(manager) {
@@ -437,6 +466,12 @@ public final class Phone: SimulationEventHandler {
   }
 
   func requestOneShot(_ manager: LocationManager) {
+    if let problem = invalidSettings(of: manager) {
+      call(manager) {
+        $0.delegate?.locationManager($0, didFailWithError: LocationError(.locationUnknown, problem))
+      }
+      return
+    }
     guard !isRefused else {
       call(manager) {
         $0.delegate?.locationManager(
@@ -553,6 +588,7 @@ public final class Phone: SimulationEventHandler {
               && fix.distance(from: $0) < filter
           } == true
         if !autoPause(m, fix: fix, now: now) && !filtered {
+          if !foreground { resolveProvisionalAlwaysIfNeeded() }
           deliver([fix], to: m, stale: stale)
         }
       }
@@ -745,6 +781,7 @@ public final class Phone: SimulationEventHandler {
         [LogField("identifier", .string(region.identifier)), LogField("cause", .string(cause))])
       return
     }
+    resolveProvisionalAlwaysIfNeeded()
     if appState == .notRunning {
       startProcess(reason: .location, state: .background)
     } else if appState == .suspended {
