@@ -36,7 +36,7 @@ import Testing
     _ trajectory: Trajectory, _ kind: EnvironmentKind = .openSky,
     parameters: SensorParameters = .init(), seed: UInt64 = 42
   ) throws -> SensorModel {
-    SensorModel(
+    try SensorModel(
       trajectory: trajectory, environment: try environment(kind), parameters: parameters,
       random: RandomSource(seed: seed).stream("sensor"))
   }
@@ -364,5 +364,11 @@ import Testing
     parameters.invalidFixProbability = 1.5
     #expect(throws: DeviceError.self) { try parameters.validate() }
     try SensorParameters().validate()
+    // The model refuses them too, rather than running with them.
+    #expect(throws: DeviceError.self) {
+      try SensorModel(
+        trajectory: try Trajectory([TrajectorySample(time: .zero, coordinate: tokyo)]),
+        environment: nil, parameters: parameters, random: RandomStream(seed: 1))
+    }
   }
 }

@@ -89,17 +89,13 @@ public final class SensorModel: LocationSensor {
   ///   - trajectory: where the phone truly is.
   ///   - environment: outage, indoor and urban-canyon areas; `nil` for open sky everywhere.
   ///   - parameters: the numbers behind the fixes; they must pass
-  ///     ``SensorParameters/validate()``, and the program stops with its message otherwise.
+  ///     ``SensorParameters/validate()``; otherwise the initialiser throws its error.
   ///   - random: the phone's stream, for example `simulation.random.stream("sensor")`.
   public init(
     trajectory: Trajectory, environment: SensorEnvironment?,
     parameters: SensorParameters = .init(), random: RandomStream
-  ) {
-    do {
-      try parameters.validate()
-    } catch {
-      preconditionFailure("invalid sensor parameters: \(error)")
-    }
+  ) throws {
+    try parameters.validate()
     self.trajectory = trajectory
     self.environment = environment
     self.parameters = parameters

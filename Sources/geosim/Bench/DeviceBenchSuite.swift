@@ -20,8 +20,10 @@ enum DeviceBenchSuite {
     }
     bench.samples = 5
     bench.measure("day.sensor-only", maximumIterations: 1) { _ in
-      let sensor = SensorModel(
-        trajectory: trajectory, environment: nil, random: RandomStream(seed: 1))
+      guard
+        let sensor = try? SensorModel(
+          trajectory: trajectory, environment: nil, random: RandomStream(seed: 1))
+      else { return }
       var valid = 0
       for second in 1...day {
         if case .fix(let fix) = sensor.reading(
@@ -43,7 +45,7 @@ enum DeviceBenchSuite {
   /// Replays the day and returns the number of fixes the app received.
   static func replayDay(trajectory: Trajectory, regions: [CircularRegion]) throws -> Int {
     let simulation = Simulation(seed: 1)
-    let sensor = SensorModel(
+    let sensor = try SensorModel(
       trajectory: trajectory, environment: nil, random: simulation.random.stream("sensor"))
     var user = UserScript(answers: [.location: [.allowWhileUsing]])
     user.answerDelay = .zero

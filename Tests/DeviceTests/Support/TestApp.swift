@@ -120,7 +120,7 @@ func realisticPhone(
   launch: @escaping (LocationManager, Phone) -> Void
 ) throws -> (phone: Phone, app: () -> RecordingApp?) {
   let simulation = Simulation(seed: seed)
-  let sensor = SensorModel(
+  let sensor = try SensorModel(
     trajectory: try Trajectory(samples), environment: nil,
     random: simulation.random.stream("sensor"))
   let phone = Phone(
