@@ -8,6 +8,7 @@ let package = Package(
     .library(name: "SimKernel", targets: ["SimKernel"]),
     .library(name: "JSON", targets: ["JSON"]),
     .library(name: "Device", targets: ["Device"]),
+    .library(name: "Cloud", targets: ["Cloud"]),
     .executable(name: "geosim", targets: ["geosim"]),
   ],
   targets: [
@@ -21,12 +22,14 @@ let package = Package(
       name: "Geo", dependencies: ["CGEOS", "JSON"], linkerSettings: [.linkedLibrary("m")]),
     .target(name: "SimKernel", dependencies: ["JSON"]),
     .target(name: "Device", dependencies: ["Geo", "SimKernel"]),
+    .target(name: "Cloud", dependencies: ["Geo", "JSON", "SimKernel"]),
     .executableTarget(name: "geosim", dependencies: ["Device", "Geo", "JSON", "SimKernel"]),
     .testTarget(
       name: "GeoTests", dependencies: ["Geo", "JSON", "SimKernel"],
       resources: [.copy("Fixtures")]),
     .testTarget(name: "SimKernelTests", dependencies: ["SimKernel"]),
     .testTarget(name: "DeviceTests", dependencies: ["Device", "Geo", "SimKernel"]),
+    .testTarget(name: "CloudTests", dependencies: ["Cloud", "Geo", "JSON", "SimKernel"]),
     .testTarget(name: "geosimTests", dependencies: ["geosim"]),
   ],
   swiftLanguageModes: [.v6]
