@@ -8,6 +8,7 @@ let package = Package(
     .library(name: "SimKernel", targets: ["SimKernel"]),
     .library(name: "JSON", targets: ["JSON"]),
     .library(name: "Device", targets: ["Device"]),
+    .library(name: "Traces", targets: ["Traces"]),
     .executable(name: "geosim", targets: ["geosim"]),
   ],
   targets: [
@@ -20,13 +21,18 @@ let package = Package(
     .target(
       name: "Geo", dependencies: ["CGEOS", "JSON"], linkerSettings: [.linkedLibrary("m")]),
     .target(name: "SimKernel", dependencies: ["JSON"]),
-    .target(name: "Device", dependencies: ["Geo", "SimKernel"]),
-    .executableTarget(name: "geosim", dependencies: ["Device", "Geo", "JSON", "SimKernel"]),
+    .target(name: "Traces", dependencies: ["Geo", "JSON"]),
+    .target(name: "Device", dependencies: ["Geo", "SimKernel", "Traces"]),
+    .executableTarget(
+      name: "geosim", dependencies: ["Device", "Geo", "JSON", "SimKernel", "Traces"]),
     .testTarget(
       name: "GeoTests", dependencies: ["Geo", "JSON", "SimKernel"],
       resources: [.copy("Fixtures")]),
     .testTarget(name: "SimKernelTests", dependencies: ["SimKernel"]),
     .testTarget(name: "DeviceTests", dependencies: ["Device", "Geo", "SimKernel"]),
+    .testTarget(
+      name: "TracesTests", dependencies: ["Traces", "Device", "Geo", "SimKernel"],
+      resources: [.copy("Fixtures")]),
     .testTarget(name: "geosimTests", dependencies: ["geosim"]),
   ],
   swiftLanguageModes: [.v6]
