@@ -11,8 +11,9 @@ import JSON
 ///   is ignored and reported. A third coordinate is the elevation;
 /// - `Point` features become one track named `points`, in order, each timed by its `time` or
 ///   `timestamp` property (ISO 8601 or epoch seconds);
-/// - optional per-point arrays `speeds`, `courses` and `accuracies` (GeoSim's own writer adds
-///   them) give speed, course and horizontal accuracy;
+/// - optional per-point arrays `elevations`, `speeds`, `courses` and `accuracies` (GeoSim's own
+///   writer adds them) give elevation (where a position has no third value), speed, course and
+///   horizontal accuracy;
 /// - a feature's `name` property names its track. Polygons and other geometries are skipped and
 ///   reported; so are positions that are not valid coordinates.
 ///
@@ -97,6 +98,7 @@ enum GeoJSONImporter {
           break
         }
       }
+      let elevations = numbers(properties["elevations"])
       let speeds = numbers(properties["speeds"])
       let courses = numbers(properties["courses"])
       let accuracies = numbers(properties["accuracies"])
@@ -105,6 +107,9 @@ enum GeoJSONImporter {
       for (index, position) in list.enumerated() {
         guard var p = point(position, "\(place).coordinates[\(index)]") else { continue }
         p.time = times.flatMap { time($0[index]) }
+        if let elevations, elevations.count == list.count, p.elevation == nil {
+          p.elevation = elevations[index]
+        }
         if let speeds, speeds.count == list.count { p.speed = speeds[index] }
         if let courses, courses.count == list.count { p.course = courses[index] }
         if let accuracies, accuracies.count == list.count {

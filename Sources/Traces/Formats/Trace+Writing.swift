@@ -81,7 +81,8 @@ extension Trace {
   ///
   /// A track of two or more points is a `LineString` with `coordTimes` (ISO 8601, `null` where a
   /// point has no time) and, where any point has them, `speeds`, `courses` and `accuracies`
-  /// arrays; positions carry the elevation as a third value when every point has one. A
+  /// arrays; positions carry the elevation as a third value when every point has one, and an
+  /// `elevations` array holds it when only some do. A
   /// one-point track is a `Point` with `time`, `speed`, `course` and `accuracy` properties. Keys
   /// are sorted.
   public var geoJSONText: String {
@@ -116,6 +117,7 @@ extension Trace {
             points.map { p in p.time.map { .string(ByteScan.isoText($0)) } ?? .null })
         }
         for (key, values) in [
+          ("elevations", threeD ? [] : points.map(\.elevation)),
           ("speeds", points.map(\.speed)), ("courses", points.map(\.course)),
           ("accuracies", points.map(\.horizontalAccuracy)),
         ] where values.contains(where: { $0 != nil }) {

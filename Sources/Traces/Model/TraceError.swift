@@ -36,7 +36,9 @@ public struct TraceError: Error, Hashable, Sendable, CustomStringConvertible {
   /// What went wrong and what was expected.
   public let reason: String
 
-  init(_ code: Code, file: String?, line: Int? = nil, column: Int? = nil, _ reason: String) {
+  package init(
+    _ code: Code, file: String?, line: Int? = nil, column: Int? = nil, _ reason: String
+  ) {
     self.code = code
     self.file = file
     self.line = line

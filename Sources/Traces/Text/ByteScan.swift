@@ -1,6 +1,6 @@
 /// Number and time parsing straight from UTF-8 bytes, so that importers need not build a
 /// `String` per field.
-enum ByteScan {
+package enum ByteScan {
   /// Powers of ten that a `Double` holds exactly.
   private static let exactPowers: [Double] = (0...22).map { p in
     var x = 1.0
@@ -191,7 +191,7 @@ enum ByteScan {
 
   /// Seconds since the epoch as `YYYY-MM-DDTHH:MM:SS[.fff]Z`, rounded to the millisecond, with
   /// the fraction left out when it is zero and trailing zeros trimmed.
-  static func isoText(_ seconds: Double) -> String {
+  package static func isoText(_ seconds: Double) -> String {
     let totalMilliseconds = Int64((seconds * 1_000).rounded())
     let (wholeSeconds, milliseconds) = floorDivide(totalMilliseconds, 1_000)
     let (days, secondOfDay) = floorDivide(wholeSeconds, 86_400)
