@@ -158,3 +158,32 @@ private let gpx = """
     #expect(result.err.filter { $0 == "\n" }.count == 1)
   }
 }
+
+@Suite struct TraceBenchTests {
+  @Test func quickTraceBenchReportsImportAgainstTheScanAndPeakMemory() {
+    let result = run(["bench", "trace", "--quick", "--json"])
+    #expect(result.code == 0)
+    for name in [
+      "trace.gpx.10k.scan", "trace.gpx.10k.import", "trace.gpx.10k.import.total",
+      "trace.gpx.10k.peak-rss.after",
+    ] {
+      #expect(result.out.contains(#""name":"\#(name)""#))
+    }
+    #expect(result.out.contains(#""baseline":"trace.gpx.10k.scan""#))
+    #expect(result.out.contains(#""unit":"ns/point""#))
+  }
+
+  @Test func generatedFileIsDeterministicAndCountedByTheScan() throws {
+    let dir = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "geosim-trace-bench-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+    let a = dir.appendingPathComponent("a.gpx").path
+    let b = dir.appendingPathComponent("b.gpx").path
+    try TraceBenchSuite.writeGPX(points: 1_000, to: a)
+    try TraceBenchSuite.writeGPX(points: 1_000, to: b)
+    let data = try Data(contentsOf: URL(fileURLWithPath: a))
+    #expect(data == (try Data(contentsOf: URL(fileURLWithPath: b))))
+    #expect(TraceBenchSuite.countTrackPoints(data) == 1_000)
+    #expect(try Trace.read(contentsOf: a).pointCount == 1_000)
+  }
+}
