@@ -64,6 +64,8 @@ import Testing
     ("text", "1:1: expected '<' to start the root element, found 't'"),
     ("<gpx/><gpx/>", "expected one root element, found a second one"),
     ("<trk/>", "expected <gpx> as the root element, found <trk>"),
+    ("<gpx><!ELEMENT a ANY></gpx>", "1:6: expected a comment, CDATA section or element after '<!'"),
+    ("<gpx>\n<!DOCTYPE gpx></gpx>", "2:1: document type declarations are refused"),
   ])
   func malformedDocumentsNameWhereAndWhatWasExpected(text: String, fragment: String) throws {
     let error = try #require(throws: TraceError.self) {

@@ -135,6 +135,14 @@ enum XMLTokenizer {
     var scratch: [UInt8] = []
     var scratchMode = false
 
+    func hasPrefix(_ pattern: StaticString, at start: Int) -> Bool {
+      let p = pattern.utf8Start
+      let m = pattern.utf8CodeUnitCount
+      guard start + m <= n else { return false }
+      for k in 0..<m where bytes[start + k] != p[k] { return false }
+      return true
+    }
+
     func find(_ pattern: StaticString, from start: Int) -> Int? {
       let p = pattern.utf8Start
       let m = pattern.utf8CodeUnitCount
@@ -234,7 +242,7 @@ enum XMLTokenizer {
             pos = end + 3
             continue
           }
-          if let start = find("<![CDATA[", from: pos), start == pos {
+          if hasPrefix("<![CDATA[", at: pos) {
             guard !stack.isEmpty else {
               throw fail(.malformed, pos, "expected the root element, found a CDATA section")
             }
@@ -252,7 +260,7 @@ enum XMLTokenizer {
             pos = end + 3
             continue
           }
-          if let start = find("<!DOCTYPE", from: pos), start == pos {
+          if hasPrefix("<!DOCTYPE", at: pos) {
             throw fail(
               .refused, pos,
               "document type declarations are refused (no DTDs, no entity declarations); "

@@ -6,7 +6,7 @@ import Traces
 /// memory in a release build).
 ///
 /// The file is generated once per run in a fresh temporary directory (a seeded random walk near
-/// Tokyo with elevation and one-second times, about 95 bytes a point) and deleted afterwards.
+/// Tokyo with elevation and one-second times, 99 bytes a point) and deleted afterwards.
 /// Rows, per point: a plain byte scan counting `<trkpt` over the same mapped file (the floor any
 /// reader pays to touch the bytes) and the full import; then the import's total time (median) and the
 /// process's peak resident memory (`VmHWM` in /proc/self/status) before and after importing.
