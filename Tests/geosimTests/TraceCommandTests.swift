@@ -38,6 +38,7 @@ private let gpx = """
 @Suite struct TraceCommandTests {
   @Test func inspectSummarisesTheTraceAndListsWhatWasSkipped() throws {
     let dir = try scratchDirectory()
+    defer { try? FileManager.default.removeItem(at: dir) }
     let file = dir.appendingPathComponent("walk.gpx").path
     try gpx.write(toFile: file, atomically: true, encoding: .utf8)
     let result = run(["trace", "inspect", file])
@@ -54,6 +55,7 @@ private let gpx = """
 
   @Test func inspectJSONPrintsOnePointPerLineWithWhatTheFileHas() throws {
     let dir = try scratchDirectory()
+    defer { try? FileManager.default.removeItem(at: dir) }
     let file = dir.appendingPathComponent("walk.gpx").path
     try gpx.write(toFile: file, atomically: true, encoding: .utf8)
     let result = run(["trace", "inspect", file, "--json"])
@@ -69,6 +71,7 @@ private let gpx = """
 
   @Test func unreadableFileExitsTwoWithOneLineNamingFileLineColumnAndExpectation() throws {
     let dir = try scratchDirectory()
+    defer { try? FileManager.default.removeItem(at: dir) }
     let file = dir.appendingPathComponent("bad.gpx").path
     try "<gpx>\n  <trk>\n</gpx>\n".write(toFile: file, atomically: true, encoding: .utf8)
     let result = run(["trace", "inspect", file])
@@ -89,6 +92,7 @@ private let gpx = """
 
   @Test func convertRoundTripsThroughEveryWritableFormat() throws {
     let dir = try scratchDirectory()
+    defer { try? FileManager.default.removeItem(at: dir) }
     var file = dir.appendingPathComponent("walk.gpx").path
     try gpx.write(toFile: file, atomically: true, encoding: .utf8)
     let original = try Trace.read(contentsOf: file)
@@ -106,6 +110,7 @@ private let gpx = """
 
   @Test func convertWithSpeedGivesUntimedPointsTimes() throws {
     let dir = try scratchDirectory()
+    defer { try? FileManager.default.removeItem(at: dir) }
     let file = dir.appendingPathComponent("route.csv").path
     try "lat,lon\n0,0\n0,0.001\n".write(toFile: file, atomically: true, encoding: .utf8)
     let result = run(["trace", "convert", file, "--to", "csv", "--speed", "walk"])
@@ -130,6 +135,7 @@ private let gpx = """
 
   @Test func synthReadsWaypointsFromAFile() throws {
     let dir = try scratchDirectory()
+    defer { try? FileManager.default.removeItem(at: dir) }
     let file = dir.appendingPathComponent("stops.txt").path
     try "# stops\n35.6812,139.7671\n35.6850,139.7671,0,teleport\n".write(
       toFile: file, atomically: true, encoding: .utf8)
@@ -177,6 +183,7 @@ private let gpx = """
     let dir = FileManager.default.temporaryDirectory.appendingPathComponent(
       "geosim-trace-bench-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: dir) }
     let a = dir.appendingPathComponent("a.gpx").path
     let b = dir.appendingPathComponent("b.gpx").path
     try TraceBenchSuite.writeGPX(points: 1_000, to: a)
