@@ -9,6 +9,7 @@ let package = Package(
     .library(name: "JSON", targets: ["JSON"]),
     .library(name: "Device", targets: ["Device"]),
     .library(name: "Cloud", targets: ["Cloud"]),
+    .library(name: "Traces", targets: ["Traces"]),
     .executable(name: "geosim", targets: ["geosim"]),
   ],
   targets: [
@@ -23,13 +24,18 @@ let package = Package(
     .target(name: "SimKernel", dependencies: ["JSON"]),
     .target(name: "Device", dependencies: ["Geo", "SimKernel"]),
     .target(name: "Cloud", dependencies: ["Geo", "JSON", "SimKernel"]),
-    .executableTarget(name: "geosim", dependencies: ["Device", "Geo", "JSON", "SimKernel"]),
+    .target(name: "Traces", dependencies: ["Device", "Geo", "JSON", "SimKernel"]),
+    .executableTarget(
+      name: "geosim", dependencies: ["Cloud", "Device", "Geo", "JSON", "SimKernel", "Traces"]),
     .testTarget(
       name: "GeoTests", dependencies: ["Geo", "JSON", "SimKernel"],
       resources: [.copy("Fixtures")]),
     .testTarget(name: "SimKernelTests", dependencies: ["SimKernel"]),
     .testTarget(name: "DeviceTests", dependencies: ["Device", "Geo", "SimKernel"]),
     .testTarget(name: "CloudTests", dependencies: ["Cloud", "Geo", "JSON", "SimKernel"]),
+    .testTarget(
+      name: "TracesTests", dependencies: ["Traces", "Device", "Geo", "SimKernel"],
+      resources: [.copy("Fixtures")]),
     .testTarget(name: "geosimTests", dependencies: ["geosim"]),
   ],
   swiftLanguageModes: [.v6]

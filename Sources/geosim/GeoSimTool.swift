@@ -15,6 +15,9 @@ enum GeoSimTool {
       name: "geodesic", summary: "WGS84 geodesic problems, like GeographicLib's GeodSolve",
       run: GeodesicCommand.run),
     Command(
+      name: "trace", summary: "inspect, convert and synthesize movement traces",
+      run: TraceCommand.run),
+    Command(
       name: "bench", summary: "run a benchmark suite and print its table (or --json)",
       run: BenchCommand.run),
   ]
@@ -42,6 +45,7 @@ enum GeoSimTool {
         decimals of metres, angles get PREC + 5. A malformed line is reported on standard error
         with its line number, the other lines are still answered, and the exit code is 2.
 
+      \(TraceCommand.usage)
       geosim bench <suite> [--json]
         suites: \(BenchCommand.suiteNames.joined(separator: ", ")). Build with -c release.
 

@@ -18,13 +18,17 @@ struct BenchResult: Equatable {
 struct Bench {
   var samples = 11
   var minimumSampleTime: Duration = .milliseconds(20)
+  /// Set by `--quick`: suites may shrink their inputs too.
+  var quick = false
   private(set) var results: [BenchResult] = []
 
   /// Measures `body`, which must perform `iterations` operations (using the index to vary its
-  /// input), and records the result in nanoseconds per operation.
+  /// input), and records the result in nanoseconds per operation. When one operation of `body`
+  /// stands for `unitsPerOperation` smaller ones (the points of a file), the time per unit is
+  /// recorded instead.
   mutating func measure(
     _ name: String, baseline: String? = nil, maximumIterations: Int = 1 << 30,
-    _ body: (_ iterations: Int) -> Void
+    unitsPerOperation: Int = 1, unit: String = "ns/op", _ body: (_ iterations: Int) -> Void
   ) {
     let clock = ContinuousClock()
     var iterations = 1
@@ -36,7 +40,8 @@ struct Bench {
     var perOperation: [Double] = []
     for _ in 0..<samples {
       let elapsed = clock.measure { body(iterations) }
-      perOperation.append(Bench.nanoseconds(elapsed) / Double(iterations))
+      perOperation.append(
+        Bench.nanoseconds(elapsed) / Double(iterations) / Double(unitsPerOperation))
     }
     perOperation.sort()
     let median = perOperation[perOperation.count / 2]
@@ -46,7 +51,13 @@ struct Bench {
     }
     results.append(
       BenchResult(
-        name: name, unit: "ns/op", median: median, p90: p90, baseline: baseline, ratio: ratio))
+        name: name, unit: unit, median: median, p90: p90, baseline: baseline, ratio: ratio))
+  }
+
+  /// Records a figure that is not a timing (a peak memory, a total), in its own unit.
+  mutating func record(_ name: String, unit: String, value: Double) {
+    results.append(
+      BenchResult(name: name, unit: unit, median: value, p90: value, baseline: nil, ratio: nil))
   }
 
   static func nanoseconds(_ d: Duration) -> Double {

@@ -9,6 +9,7 @@ enum BenchCommand {
     ("geo", GeoBenchSuite.run),
     ("kernel", KernelBenchSuite.run),
     ("device", DeviceBenchSuite.run),
+    ("trace", TraceBenchSuite.run),
   ]
 
   static var suiteNames: [String] { suites.map(\.name) }
@@ -30,6 +31,7 @@ enum BenchCommand {
     if quick {
       bench.samples = 3
       bench.minimumSampleTime = .milliseconds(1)
+      bench.quick = true
     }
     try suite.run(&bench)
     terminal.write(json ? jsonText(bench.results) : table(bench.results))
@@ -61,9 +63,9 @@ enum BenchCommand {
       let s = String(format: x >= 100 ? "%.0f" : "%.1f", x)
       return String(repeating: " ", count: max(0, 12 - s.count)) + s
     }
-    var out = pad("name", width) + "   median ns     p90 ns    ratio  baseline\n"
+    var out = pad("name", width) + "      median         p90  unit         ratio  baseline\n"
     for r in results {
-      out += pad(r.name, width) + number(r.median) + number(r.p90)
+      out += pad(r.name, width) + number(r.median) + number(r.p90) + "  " + pad(r.unit, 9)
       out += r.ratio.map { String(format: " %8.3g", $0) } ?? "        -"
       out += "  " + (r.baseline ?? "-") + "\n"
     }

@@ -1,0 +1,160 @@
+import Geo
+
+/// Reads GPX 1.0 and 1.1.
+///
+/// Mapping:
+/// - each `<trk>` becomes one track named by its `<name>`; its `<trkseg>` segments are joined in
+///   order (a gap between segments is a longer step), and empty segments are ignored;
+/// - each `<rte>` becomes one track of its `<rtept>` points;
+/// - top-level `<wpt>` points (Xcode's timed waypoints) become one track named `waypoints`, placed
+///   where the first one appears;
+/// - a point's `lat` and `lon` attributes give the coordinate; `<ele>` the elevation; `<time>`
+///   the time (ISO 8601, UTC); `<speed>` (m/s) and `<course>` (degrees) wherever they are inside
+///   the point, which covers GPX 1.0's own elements and extensions such as Garmin's
+///   `TrackPointExtension` with or without a namespace prefix; `<accuracy>`,
+///   `<horizontalAccuracy>` or `<hAcc>` (metres) likewise. `<hdop>` is dimensionless and is not
+///   read as an accuracy;
+/// - the trace's name is `<metadata><name>` (1.1) or the top-level `<name>` (1.0).
+///
+/// Namespaces are matched by local name only, so prefixed and unprefixed documents read alike;
+/// anything else (other extensions, links, descriptions) is ignored. A point without a valid
+/// `lat`/`lon` is skipped and reported; a point whose `<time>` cannot be read is kept without a
+/// time and reported.
+struct GPXImporter: XMLHandler {
+  private struct PointBuilder {
+    var offset: Int
+    var depth: Int
+    var latitude: Double?
+    var longitude: Double?
+    var point = TracePoint(coordinate: try! Coordinate(latitude: 0, longitude: 0))
+    var badTime: String?
+  }
+
+  private var lines: LineCounter
+  private(set) var name: String?
+  private(set) var tracks: [TraceTrack] = []
+  private(set) var issues: [TraceIssue] = []
+  private var waypoints: [TracePoint] = []
+  private var waypointIndex: Int?
+  private var depth = 0
+  private var sawRoot = false
+  private var current: TraceTrack?
+  private var currentDepth = 0
+  private var currentKind = ""
+  private var point: PointBuilder?
+
+  init(bytes: UnsafeBufferPointer<UInt8>) { lines = LineCounter(bytes) }
+
+  mutating func start(_ element: String, _ attributes: XMLAttributes, offset: Int) throws {
+    depth += 1
+    if depth == 1 {
+      guard element == "gpx" else {
+        throw XMLHandlerFailure(
+          offset: offset, reason: "expected <gpx> as the root element, found <\(element)>")
+      }
+      sawRoot = true
+      return
+    }
+    if point != nil { return }
+    switch element {
+    case "trk" where depth == 2, "rte" where depth == 2:
+      current = TraceTrack(points: [])
+      currentDepth = depth
+      currentKind = element
+    case "trkpt" where currentKind == "trk" && current != nil,
+      "rtept" where currentKind == "rte" && current != nil,
+      "wpt" where depth == 2:
+      point = PointBuilder(
+        offset: offset, depth: depth, latitude: attributes.double("lat"),
+        longitude: attributes.double("lon"))
+    default:
+      break
+    }
+  }
+
+  mutating func end(_ element: String, _ text: XMLText, offset: Int) throws {
+    defer { depth -= 1 }
+    if var builder = point {
+      if depth == builder.depth {
+        point = nil
+        finish(builder)
+        return
+      }
+      switch element {
+      case "ele" where depth == builder.depth + 1: builder.point.elevation = text.double
+      case "time" where depth == builder.depth + 1:
+        builder.point.time = text.isoTime
+        if builder.point.time == nil { builder.badTime = text.string }
+      case "speed": builder.point.speed = text.double ?? builder.point.speed
+      case "course": builder.point.course = text.double ?? builder.point.course
+      case "accuracy", "horizontalAccuracy", "hAcc":
+        builder.point.horizontalAccuracy = text.double ?? builder.point.horizontalAccuracy
+      default: break
+      }
+      point = builder
+      return
+    }
+    if element == "name" {
+      if current != nil, depth == currentDepth + 1 {
+        current?.name = text.string
+      } else if depth == 2 || depth == 3 && name == nil {
+        name = text.string
+      }
+      return
+    }
+    if let track = current, depth == currentDepth {
+      current = nil
+      currentKind = ""
+      if track.points.isEmpty {
+        issues.append(
+          TraceIssue(
+            line: lines.line(of: offset),
+            message: "\(element == "trk" ? "track" : "route")"
+              + "\(track.name.map { " '\($0)'" } ?? "") has no points"))
+      } else {
+        tracks.append(track)
+      }
+    }
+  }
+
+  private mutating func finish(_ builder: PointBuilder) {
+    let line = lines.line(of: builder.offset)
+    guard let latitude = builder.latitude, let longitude = builder.longitude,
+      let coordinate = try? Coordinate(latitude: latitude, longitude: longitude)
+    else {
+      issues.append(
+        TraceIssue(
+          line: line,
+          message: "skipped a point: expected numeric lat and lon attributes in range"))
+      return
+    }
+    var point = builder.point
+    point = TracePoint(
+      time: point.time, coordinate: coordinate, elevation: point.elevation, speed: point.speed,
+      course: point.course, horizontalAccuracy: point.horizontalAccuracy)
+    if let bad = builder.badTime {
+      issues.append(
+        TraceIssue(line: line, message: "kept a point without its time: '\(bad)' is not ISO 8601"))
+    }
+    if current != nil {
+      current!.points.append(point)
+    } else {
+      if waypointIndex == nil { waypointIndex = tracks.count }
+      waypoints.append(point)
+    }
+  }
+
+  /// The trace read, or an error if the document held no point at all.
+  mutating func trace(file: String?) throws -> Trace {
+    var tracks = tracks
+    if let index = waypointIndex {
+      tracks.insert(TraceTrack(name: "waypoints", points: waypoints), at: index)
+    }
+    guard !tracks.isEmpty else {
+      throw TraceError(
+        .noPoints, file: file,
+        "expected at least one <trkpt>, <rtept> or <wpt> with lat and lon, found none")
+    }
+    return Trace(name: name, format: .gpx, tracks: tracks, skipped: issues)
+  }
+}

@@ -1,0 +1,170 @@
+import Foundation
+import Geo
+import JSON
+
+/// Reads GeoJSON (RFC 7946): a FeatureCollection, a Feature or a bare geometry.
+///
+/// Mapping:
+/// - a `LineString` becomes one track; a `MultiLineString` one track per line. Per-point times
+///   come from the feature's `coordTimes` or `times` property (an array of ISO 8601 strings or
+///   epoch seconds, as written by togeojson and most GPS exports); an array of the wrong length
+///   is ignored and reported. A third coordinate is the elevation;
+/// - `Point` features become one track named `points`, in order, each timed by its `time` or
+///   `timestamp` property (ISO 8601 or epoch seconds);
+/// - optional per-point arrays `elevations`, `speeds`, `courses` and `accuracies` (GeoSim's own
+///   writer adds them) give elevation (where a position has no third value), speed, course and
+///   horizontal accuracy;
+/// - a feature's `name` property names its track. Polygons and other geometries are skipped and
+///   reported; so are positions that are not valid coordinates.
+///
+/// JSON has no line numbers here: issues name the feature's index instead.
+enum GeoJSONImporter {
+  static func read(_ data: Data, file: String?) throws -> Trace {
+    let root: JSONValue
+    do {
+      root = try JSONValue(parsing: data)
+    } catch let error as JSONSyntaxError {
+      throw TraceError(.malformed, file: file, "expected GeoJSON: \(error.message)")
+    }
+    var tracks: [TraceTrack] = []
+    var points: [TracePoint] = []
+    var pointsIndex: Int?
+    var issues: [TraceIssue] = []
+
+    func features(_ value: JSONValue) -> [(String, JSONValue?, [String: JSONValue])] {
+      guard case .object(let object) = value else { return [] }
+      switch object["type"] {
+      case .string("FeatureCollection"):
+        guard case .array(let list) = object["features"] ?? .null else { return [] }
+        return list.enumerated().flatMap { index, feature in
+          features(feature).map { ("features[\(index)]", $0.1, $0.2) }
+        }
+      case .string("Feature"):
+        var properties: [String: JSONValue] = [:]
+        if case .object(let p) = object["properties"] ?? .null { properties = p }
+        return [("feature", object["geometry"], properties)]
+      default:
+        return [("geometry", value, [:])]
+      }
+    }
+
+    func time(_ value: JSONValue?) -> Double? {
+      switch value {
+      case .string(let s): ByteScan.isoTime(s) ?? ByteScan.double(s)
+      case .number(let n): n
+      default: nil
+      }
+    }
+
+    func numbers(_ value: JSONValue?) -> [Double?]? {
+      guard case .array(let list) = value else { return nil }
+      return list.map { if case .number(let n) = $0 { n } else { nil } }
+    }
+
+    func point(_ position: JSONValue, _ place: String) -> TracePoint? {
+      guard case .array(let values) = position, values.count >= 2,
+        case .number(let longitude) = values[0], case .number(let latitude) = values[1],
+        let coordinate = try? Coordinate(latitude: latitude, longitude: longitude)
+      else {
+        issues.append(
+          TraceIssue(
+            line: nil, message: "\(place): skipped a position: expected [longitude, latitude]"))
+        return nil
+      }
+      var elevation: Double?
+      if values.count >= 3, case .number(let z) = values[2] { elevation = z }
+      return TracePoint(coordinate: coordinate, elevation: elevation)
+    }
+
+    func line(_ positions: JSONValue, _ properties: [String: JSONValue], _ place: String)
+      -> TraceTrack?
+    {
+      guard case .array(let list) = positions else {
+        issues.append(TraceIssue(line: nil, message: "\(place): expected an array of positions"))
+        return nil
+      }
+      var times: [JSONValue]?
+      for key in ["coordTimes", "times"] {
+        if case .array(let t) = properties[key] ?? .null {
+          if t.count == list.count {
+            times = t
+          } else {
+            issues.append(
+              TraceIssue(
+                line: nil,
+                message: "\(place): ignored '\(key)': \(t.count) times for \(list.count) positions"
+              ))
+          }
+          break
+        }
+      }
+      let elevations = numbers(properties["elevations"])
+      let speeds = numbers(properties["speeds"])
+      let courses = numbers(properties["courses"])
+      let accuracies = numbers(properties["accuracies"])
+      var track = TraceTrack(name: nil, points: [])
+      if case .string(let name) = properties["name"] ?? .null { track.name = name }
+      for (index, position) in list.enumerated() {
+        guard var p = point(position, "\(place).coordinates[\(index)]") else { continue }
+        p.time = times.flatMap { time($0[index]) }
+        if let elevations, elevations.count == list.count, p.elevation == nil {
+          p.elevation = elevations[index]
+        }
+        if let speeds, speeds.count == list.count { p.speed = speeds[index] }
+        if let courses, courses.count == list.count { p.course = courses[index] }
+        if let accuracies, accuracies.count == list.count {
+          p.horizontalAccuracy = accuracies[index]
+        }
+        track.points.append(p)
+      }
+      return track.points.isEmpty ? nil : track
+    }
+
+    for (place, geometry, properties) in features(root) {
+      guard case .object(let g) = geometry ?? .null, case .string(let type) = g["type"] ?? .null
+      else {
+        issues.append(TraceIssue(line: nil, message: "\(place): skipped: no geometry"))
+        continue
+      }
+      let coordinates = g["coordinates"] ?? .null
+      switch type {
+      case "LineString":
+        if let track = line(coordinates, properties, place) { tracks.append(track) }
+      case "MultiLineString":
+        guard case .array(let lines) = coordinates else { continue }
+        for (index, positions) in lines.enumerated() {
+          var p = properties
+          if case .array(let t) = properties["coordTimes"] ?? properties["times"] ?? .null,
+            index < t.count
+          {
+            p["coordTimes"] = t[index]
+            p["times"] = nil
+          }
+          if let track = line(positions, p, "\(place).coordinates[\(index)]") {
+            tracks.append(track)
+          }
+        }
+      case "Point":
+        guard var p = point(coordinates, place) else { continue }
+        p.time = time(properties["time"] ?? properties["timestamp"])
+        if case .number(let s) = properties["speed"] ?? .null { p.speed = s }
+        if case .number(let c) = properties["course"] ?? .null { p.course = c }
+        if case .number(let a) = properties["accuracy"] ?? .null { p.horizontalAccuracy = a }
+        if pointsIndex == nil { pointsIndex = tracks.count }
+        points.append(p)
+      default:
+        issues.append(
+          TraceIssue(
+            line: nil, message: "\(place): skipped a \(type): expected LineString or Point"))
+      }
+    }
+    if let pointsIndex {
+      tracks.insert(TraceTrack(name: "points", points: points), at: pointsIndex)
+    }
+    guard !tracks.isEmpty else {
+      throw TraceError(
+        .noPoints, file: file, "expected a LineString or Point with valid coordinates, found none")
+    }
+    return Trace(format: .geojson, tracks: tracks, skipped: issues)
+  }
+}

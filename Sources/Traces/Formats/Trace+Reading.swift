@@ -1,0 +1,97 @@
+import Foundation
+
+extension Trace {
+  /// Reads the trace file at `path`, detecting its format from the content unless `format` is
+  /// given.
+  ///
+  /// The file is memory-mapped and XML is read as a stream of elements, so memory grows with
+  /// the points kept, not with the document. The trace's name is the file's own name for it
+  /// (GPX metadata) or else the file name without its extension.
+  ///
+  /// - Throws: ``TraceError`` naming `path`, the line (and column where known) and what was
+  ///   expected.
+  public static func read(
+    contentsOf path: String, format: TraceFormat? = nil, limits: XMLLimits = XMLLimits()
+  ) throws -> Trace {
+    let data: Data
+    do {
+      data = try Data(contentsOf: URL(fileURLWithPath: path), options: .alwaysMapped)
+    } catch {
+      throw TraceError(.unreadable, file: path, "cannot be read: \(error.localizedDescription)")
+    }
+    var trace = try Trace(data: data, file: path, format: format, limits: limits)
+    if trace.name == nil {
+      trace.name = URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
+    }
+    return trace
+  }
+
+  /// Reads a trace from bytes; `file` names them in errors.
+  ///
+  /// - Throws: ``TraceError`` naming `file`, the line (and column where known) and what was
+  ///   expected.
+  public init(
+    data: Data, file: String? = nil, format: TraceFormat? = nil, limits: XMLLimits = XMLLimits()
+  ) throws {
+    self = try data.withUnsafeBytes { raw in
+      let bytes = raw.bindMemory(to: UInt8.self)
+      let format = try format ?? Trace.detectFormat(bytes, file: file)
+      switch format {
+      case .gpx:
+        var handler = GPXImporter(bytes: bytes)
+        try XMLTokenizer.parse(bytes, file: file, limits: limits, handler: &handler)
+        return try handler.trace(file: file)
+      case .sumo:
+        var handler = SUMOImporter(bytes: bytes)
+        try XMLTokenizer.parse(bytes, file: file, limits: limits, handler: &handler)
+        return try handler.trace(file: file)
+      case .geojson:
+        return try GeoJSONImporter.read(data, file: file)
+      case .csv:
+        return try CSVImporter.read(bytes, file: file)
+      case .nmea:
+        return try NMEAImporter.read(bytes, file: file)
+      }
+    }
+  }
+
+  /// The format of `bytes` judged from their start: `<gpx` or `<fcd-export` among the first
+  /// elements, a JSON object or array, a `$` sentence, or else a header line naming latitude and
+  /// longitude columns.
+  static func detectFormat(_ bytes: UnsafeBufferPointer<UInt8>, file: String?) throws
+    -> TraceFormat
+  {
+    var start = 0
+    if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { start = 3 }
+    while start < bytes.count, ByteScan.isSpace(bytes[start]) { start += 1 }
+    guard start < bytes.count else {
+      throw TraceError(.noPoints, file: file, line: 1, "the file is empty: expected a trace")
+    }
+    let head = String(
+      decoding: UnsafeBufferPointer(rebasing: bytes[start..<min(bytes.count, start + 8_192)]),
+      as: UTF8.self)
+    switch bytes[start] {
+    case UInt8(ascii: "<"):
+      if head.contains("<fcd-export") || head.contains("<timestep") { return .sumo }
+      if head.contains("<gpx") || head.contains(":gpx") { return .gpx }
+      throw TraceError(
+        .unknownFormat, file: file,
+        "an XML document that is neither GPX (<gpx>) nor SUMO FCD (<fcd-export>)")
+    case UInt8(ascii: "{"), UInt8(ascii: "["):
+      return .geojson
+    case UInt8(ascii: "$"), UInt8(ascii: "!"):
+      return .nmea
+    default:
+      let firstLine = head.prefix { $0 != "\n" && $0 != "\r" }.lowercased()
+      let words = firstLine.split { ",;\t ".contains($0) }.map {
+        $0.trimmingCharacters(in: CharacterSet(charactersIn: "\""))
+      }
+      if words.contains(where: { ["lat", "latitude"].contains($0) }) { return .csv }
+      if head.contains("$GP") || head.contains("$GN") { return .nmea }
+      throw TraceError(
+        .unknownFormat, file: file, line: 1,
+        "expected GPX, GeoJSON, NMEA, SUMO FCD or CSV with a lat/lon header; "
+          + "name the format with --format")
+    }
+  }
+}

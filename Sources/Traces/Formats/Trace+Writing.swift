@@ -1,0 +1,159 @@
+import Foundation
+import JSON
+
+extension Trace {
+  /// The trace as text in `format`: GPX, GeoJSON or CSV.
+  ///
+  /// - Throws: ``TraceError`` with code ``TraceError/Code/invalidArgument`` for NMEA and SUMO,
+  ///   which GeoSim reads but does not write.
+  public func text(in format: TraceFormat) throws -> String {
+    switch format {
+    case .gpx: return gpxText
+    case .geojson: return geoJSONText
+    case .csv: return csvText
+    case .nmea, .sumo:
+      throw TraceError(
+        .invalidArgument, file: nil,
+        "cannot write \(format.rawValue): expected gpx, geojson or csv")
+    }
+  }
+
+  private static func number(_ x: Double) -> String { JSONText.number(x) }
+
+  private static func escapeXML(_ s: String) -> String {
+    var out = ""
+    for c in s.unicodeScalars {
+      switch c {
+      case "&": out += "&amp;"
+      case "<": out += "&lt;"
+      case ">": out += "&gt;"
+      case "\"": out += "&quot;"
+      default: out.unicodeScalars.append(c)
+      }
+    }
+    return out
+  }
+
+  /// GPX 1.1: one `<trk>` with one `<trkseg>` per track.
+  ///
+  /// Elevation and time are GPX elements; speed and course go in Garmin's
+  /// `TrackPointExtension` (v2), accuracy in a `geosim:accuracy` extension. Numbers are written
+  /// in their shortest exact form and times in UTC to the millisecond, so the same trace always
+  /// gives the same bytes.
+  public var gpxText: String {
+    var out = #"<?xml version="1.0" encoding="UTF-8"?>"# + "\n"
+    out += #"<gpx version="1.1" creator="GeoSim" xmlns="http://www.topografix.com/GPX/1/1""#
+    out += #" xmlns:gpxtpx="http://www.garmin.com/xmlschemas/TrackPointExtension/v2""#
+    out += #" xmlns:geosim="urn:geosim:trace:1">"# + "\n"
+    if let name {
+      out += "  <metadata><name>\(Trace.escapeXML(name))</name></metadata>\n"
+    }
+    for track in tracks {
+      out += "  <trk>\n"
+      if let name = track.name { out += "    <name>\(Trace.escapeXML(name))</name>\n" }
+      out += "    <trkseg>\n"
+      for p in track.points {
+        out += "      <trkpt lat=\"\(Trace.number(p.coordinate.latitude))\""
+        out += " lon=\"\(Trace.number(p.coordinate.longitude))\">"
+        if let e = p.elevation { out += "<ele>\(Trace.number(e))</ele>" }
+        if let t = p.time { out += "<time>\(ByteScan.isoText(t))</time>" }
+        if p.speed != nil || p.course != nil || p.horizontalAccuracy != nil {
+          out += "<extensions>"
+          if p.speed != nil || p.course != nil {
+            out += "<gpxtpx:TrackPointExtension>"
+            if let s = p.speed { out += "<gpxtpx:speed>\(Trace.number(s))</gpxtpx:speed>" }
+            if let c = p.course { out += "<gpxtpx:course>\(Trace.number(c))</gpxtpx:course>" }
+            out += "</gpxtpx:TrackPointExtension>"
+          }
+          if let a = p.horizontalAccuracy {
+            out += "<geosim:accuracy>\(Trace.number(a))</geosim:accuracy>"
+          }
+          out += "</extensions>"
+        }
+        out += "</trkpt>\n"
+      }
+      out += "    </trkseg>\n  </trk>\n"
+    }
+    return out + "</gpx>\n"
+  }
+
+  /// GeoJSON: a FeatureCollection with one feature per track.
+  ///
+  /// A track of two or more points is a `LineString` with `coordTimes` (ISO 8601, `null` where a
+  /// point has no time) and, where any point has them, `speeds`, `courses` and `accuracies`
+  /// arrays; positions carry the elevation as a third value when every point has one, and an
+  /// `elevations` array holds it when only some do. A
+  /// one-point track is a `Point` with `time`, `speed`, `course` and `accuracy` properties. Keys
+  /// are sorted.
+  public var geoJSONText: String {
+    var features: [JSONValue] = []
+    for track in tracks {
+      var properties: [String: JSONValue] = [:]
+      if let name = track.name { properties["name"] = .string(name) }
+      let points = track.points
+      let threeD = points.allSatisfy { $0.elevation != nil }
+      func position(_ p: TracePoint) -> JSONValue {
+        var values: [JSONValue] = [
+          .number(p.coordinate.longitude), .number(p.coordinate.latitude),
+        ]
+        if threeD, let e = p.elevation { values.append(.number(e)) }
+        return .array(values)
+      }
+      func optional(_ x: Double?) -> JSONValue { x.map(JSONValue.number) ?? .null }
+      let geometry: JSONValue
+      if points.count == 1 {
+        let p = points[0]
+        geometry = .object(["type": .string("Point"), "coordinates": position(p)])
+        if let t = p.time { properties["time"] = .string(ByteScan.isoText(t)) }
+        if let s = p.speed { properties["speed"] = .number(s) }
+        if let c = p.course { properties["course"] = .number(c) }
+        if let a = p.horizontalAccuracy { properties["accuracy"] = .number(a) }
+      } else {
+        geometry = .object([
+          "type": .string("LineString"), "coordinates": .array(points.map(position)),
+        ])
+        if points.contains(where: { $0.time != nil }) {
+          properties["coordTimes"] = .array(
+            points.map { p in p.time.map { .string(ByteScan.isoText($0)) } ?? .null })
+        }
+        for (key, values) in [
+          ("elevations", threeD ? [] : points.map(\.elevation)),
+          ("speeds", points.map(\.speed)), ("courses", points.map(\.course)),
+          ("accuracies", points.map(\.horizontalAccuracy)),
+        ] where values.contains(where: { $0 != nil }) {
+          properties[key] = .array(values.map(optional))
+        }
+      }
+      features.append(
+        .object([
+          "type": .string("Feature"), "properties": .object(properties), "geometry": geometry,
+        ]))
+    }
+    return JSONValue.object(["type": .string("FeatureCollection"), "features": .array(features)])
+      .jsonText + "\n"
+  }
+
+  /// CSV with the header `track,time,latitude,longitude,elevation,speed,course,accuracy`; empty
+  /// cells where a point lacks a value. Unnamed tracks of a trace with several tracks are
+  /// written as `track 1`, `track 2`, … so that they read back apart.
+  public var csvText: String {
+    var out = "track,time,latitude,longitude,elevation,speed,course,accuracy\n"
+    for (index, track) in tracks.enumerated() {
+      var name = track.name ?? (tracks.count > 1 ? "track \(index + 1)" : "")
+      if name.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" }) {
+        name = "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+      }
+      for p in track.points {
+        out += name + ","
+        out += (p.time.map(ByteScan.isoText) ?? "") + ","
+        out += Trace.number(p.coordinate.latitude) + ","
+        out += Trace.number(p.coordinate.longitude) + ","
+        out += (p.elevation.map(Trace.number) ?? "") + ","
+        out += (p.speed.map(Trace.number) ?? "") + ","
+        out += (p.course.map(Trace.number) ?? "") + ","
+        out += (p.horizontalAccuracy.map(Trace.number) ?? "") + "\n"
+      }
+    }
+    return out
+  }
+}

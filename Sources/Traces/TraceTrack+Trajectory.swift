@@ -1,0 +1,37 @@
+import Device
+import Geo
+import SimKernel
+
+extension TraceTrack {
+  /// The track as ground-truth samples, its first timed point at `start`.
+  ///
+  /// Each point's time becomes `start` plus its offset from the first point's time, rounded to
+  /// the nanosecond; elevation becomes altitude (0 where the file has none). Points whose time is
+  /// not after the previous kept point's (duplicates, a clock stepping back) are dropped, because a
+  /// trajectory's times must strictly increase.
+  ///
+  /// - Throws: ``DeviceError`` with code ``DeviceError/Code/invalidTrajectory`` if a point has no
+  ///   time (give the trace times from a speed first with `Trace.timed(speed:start:)`).
+  public func trajectorySamples(startingAt start: SimTime) throws -> [TrajectorySample] {
+    guard let origin = points.first?.time else {
+      throw DeviceError(
+        .invalidTrajectory,
+        "the track's first point has no time; give the trace times from a speed first")
+    }
+    var samples: [TrajectorySample] = []
+    samples.reserveCapacity(points.count)
+    for (index, point) in points.enumerated() {
+      guard let time = point.time else {
+        throw DeviceError(
+          .invalidTrajectory,
+          "point \(index) of the track has no time; give the trace times from a speed first")
+      }
+      let sample = TrajectorySample(
+        time: start + .seconds(time - origin), coordinate: point.coordinate,
+        altitude: point.elevation ?? 0)
+      if let last = samples.last, sample.time <= last.time { continue }
+      samples.append(sample)
+    }
+    return samples
+  }
+}

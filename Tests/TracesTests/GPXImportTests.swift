@@ -1,0 +1,90 @@
+import Foundation
+import Testing
+
+@testable import Traces
+
+@Suite struct GPXImportTests {
+  @Test func gpx11WithByteOrderMarkAndNamespacedExtensionsReadsEveryField() throws {
+    let trace = try readFixture("bom-gpx11.gpx")
+    #expect(trace.format == .gpx)
+    #expect(trace.name == "Morning & ride")
+    #expect(trace.tracks.count == 1)
+    let track = trace.tracks[0]
+    #expect(track.name == "Loop")
+    #expect(track.points.count == 4)
+    let first = track.points[0]
+    #expect(first.coordinate.latitude == 35.6812)
+    #expect(first.coordinate.longitude == 139.7671)
+    #expect(first.elevation == 40.5)
+    #expect(first.time == epoch("2024-03-01T08:00:00Z"))
+    #expect(first.speed == 4.5)
+    #expect(first.course == 90)
+    #expect(track.points[1].time == epoch("2024-03-01T08:00:05Z") + 0.5)
+    #expect(track.points[1].speed == 5)
+  }
+
+  @Test func emptySegmentsAreIgnoredAndSegmentsJoinInOrder() throws {
+    let track = try readFixture("bom-gpx11.gpx").tracks[0]
+    #expect(track.points.map(\.coordinate.longitude) == [139.7671, 139.7680, 139.7690, 139.7710])
+  }
+
+  @Test func timeZoneOffsetsAreConvertedToUTC() throws {
+    let track = try readFixture("bom-gpx11.gpx").tracks[0]
+    #expect(track.points[2].time == epoch("2024-03-01T08:00:10Z"))
+  }
+
+  @Test func badPointsAreSkippedAndBadTimesKeptWithTheirLineReported() throws {
+    let trace = try readFixture("bom-gpx11.gpx")
+    #expect(trace.tracks[0].points[3].time == nil)
+    #expect(
+      trace.skipped.map(\.description) == [
+        "line 21: skipped a point: expected numeric lat and lon attributes in range",
+        "line 22: kept a point without its time: 'yesterday' is not ISO 8601",
+      ])
+  }
+
+  @Test func gpx10ReadsSpeedAndCourseElements() throws {
+    let trace = try readFixture("gpx10.gpx")
+    #expect(trace.name == "Old logger")
+    #expect(trace.tracks[0].name == "Walk")
+    #expect(trace.tracks[0].points.map(\.speed) == [1.4, 1.5])
+    #expect(trace.tracks[0].points.map(\.course) == [45.5, 46])
+    #expect(trace.tracks[0].points[0].elevation == 10)
+    #expect(trace.tracks[0].points[1].elevation == nil)
+  }
+
+  @Test func xcodeTimedWaypointsBecomeOneTrack() throws {
+    let trace = try readFixture("xcode-waypoints.gpx")
+    #expect(trace.tracks.count == 1)
+    #expect(trace.tracks[0].name == "waypoints")
+    #expect(trace.tracks[0].points.count == 3)
+    #expect(
+      trace.tracks[0].points.map(\.time) == [0, 3, 6].map { epoch("2014-09-24T14:55:37Z") + $0 })
+  }
+
+  @Test func prefixedRoutesOnlyFileReadsWithoutTimes() throws {
+    let trace = try readFixture("routes-only.gpx")
+    #expect(trace.tracks.count == 1)
+    #expect(trace.tracks[0].name == "Planned")
+    #expect(trace.tracks[0].points.count == 3)
+    #expect(trace.tracks[0].points.allSatisfy { $0.time == nil })
+    #expect(trace.name == "routes-only")
+  }
+
+  @Test func mismatchedTagIsReportedWithLineColumnAndExpectation() throws {
+    let error = try #require(throws: TraceError.self) { try readFixture("malformed.gpx") }
+    #expect(error.code == .malformed)
+    #expect(error.line == 4)
+    #expect(error.column == 28)
+    #expect(
+      error.message.hasSuffix(
+        "malformed.gpx:4:28: expected </trkpt> to close the element opened on line 4, found </trkseg>"
+      ))
+  }
+
+  @Test func aGPXFileWithoutPointsIsAnError() throws {
+    let data = Data(#"<gpx version="1.1"><trk><trkseg/></trk></gpx>"#.utf8)
+    let error = try #require(throws: TraceError.self) { try Trace(data: data, file: "e.gpx") }
+    #expect(error.code == .noPoints)
+  }
+}

@@ -1,0 +1,125 @@
+import Foundation
+import Testing
+
+@testable import Traces
+
+@Suite struct OtherFormatTests {
+  @Test func geoJSONLineStringTakesCoordTimesAndPointsTakeTheirTime() throws {
+    let trace = try readFixture("track.geojson")
+    #expect(trace.format == .geojson)
+    #expect(trace.tracks.map(\.name) == ["Run", "points", nil])
+    let run = trace.tracks[0]
+    #expect(run.points.map(\.elevation) == [12, 13, 14])
+    #expect(run.points.map(\.time) == [0, 10, 20].map { epoch("2024-05-01T06:00:00Z") + $0 })
+    #expect(trace.tracks[1].points.map(\.time) == [1_714_543_200, epoch("2024-05-01T06:00:30Z")])
+    #expect(trace.tracks[2].points.allSatisfy { $0.time == nil })
+    #expect(
+      trace.skipped.map(\.message) == [
+        "features[3]: skipped a Polygon: expected LineString or Point",
+        "features[4]: ignored 'times': 2 times for 3 positions",
+      ])
+  }
+
+  @Test func csvWithSemicolonsAndOtherColumnOrderReadsByName() throws {
+    let trace = try readFixture("semicolon.csv")
+    #expect(trace.format == .csv)
+    let points = trace.tracks[0].points
+    #expect(points.count == 3)
+    #expect(points[0].coordinate.latitude == 52.52)
+    #expect(points[0].coordinate.longitude == 13.405)
+    #expect(points[0].speed == 3.5)
+    #expect(points[2].time == 1_704_067_202)
+    #expect(points[2].speed == nil)
+    #expect(
+      trace.skipped.map(\.description) == [
+        "line 4: skipped a row: expected a latitude and longitude, found 'not-a-number', '13.4052'"
+      ])
+  }
+
+  @Test func csvWithTabsReadsMillisecondsAccuracyAndElevation() throws {
+    let points = try readFixture("tab-milliseconds.csv").tracks[0].points
+    #expect(points.map(\.time) == [1_591_012_800, 1_591_012_830])
+    #expect(points.map(\.horizontalAccuracy) == [5, 6])
+    #expect(points.map(\.elevation) == [10, 11])
+  }
+
+  @Test func csvTrackColumnSplitsTracksAndHonoursQuotes() throws {
+    let trace = try readFixture("tracks.csv")
+    #expect(trace.tracks.map(\.name) == ["bus, line 1", "tram"])
+    #expect(trace.tracks.map(\.points.count) == [2, 1])
+  }
+
+  @Test func csvWithoutCoordinateColumnsNamesWhatItFound() throws {
+    let data = Data("a,b\n1,2\n".utf8)
+    let error = try #require(throws: TraceError.self) {
+      try Trace(data: data, file: "x.csv", format: .csv)
+    }
+    #expect(
+      error.message
+        == "x.csv:1: expected columns named lat/latitude and lon/lng/longitude, found: a, b")
+  }
+
+  @Test func nmeaMergesRMCAndGGAOfOneFixAndChecksChecksums() throws {
+    let trace = try readFixture("log.nmea")
+    #expect(trace.format == .nmea)
+    let points = trace.tracks[0].points
+    #expect(points.count == 3)
+    let day = epoch("1998-09-13T08:18:36Z")
+    #expect(points.map(\.time) == [day, day + 1, day + 3])
+    #expect(abs(points[0].coordinate.latitude - -(37 + 51.65 / 60)) < 1e-12)
+    #expect(abs(points[0].coordinate.longitude - (145 + 7.36 / 60)) < 1e-12)
+    #expect(points[0].elevation == 12.5)
+    #expect(points[1].elevation == 13)
+    #expect(points[1].speed == 10.0 * 1_852 / 3_600)
+    #expect(points[1].course == 90)
+    #expect(points[2].elevation == nil)
+    let messages = trace.skipped.map(\.description)
+    #expect(messages.count == 4)
+    #expect(
+      messages[0].hasPrefix("line 6: skipped a sentence: checksum 00 does not match the computed "))
+    #expect(messages[1] == "line 7: accepted a sentence without a checksum")
+    #expect(messages[2] == "line 8: skipped an RMC sentence with status 'V' (no fix)")
+    #expect(messages[3] == "line 9: skipped a line that is not an NMEA sentence")
+  }
+
+  @Test func sumoVehiclesBecomeTracksInOrderOfAppearance() throws {
+    let trace = try readFixture("fcd.xml")
+    #expect(trace.format == .sumo)
+    #expect(trace.tracks.map(\.name) == ["veh0", "bus_7"])
+    #expect(trace.tracks[0].points.map(\.time) == [0, 1, 2])
+    #expect(trace.tracks[0].points.map(\.speed) == [0, 2.6, 4.8])
+    #expect(trace.tracks[1].points.map(\.course) == [270, 270])
+    #expect(trace.tracks[1].points[0].coordinate.latitude == 52.518)
+    #expect(trace.tracks[1].points[0].coordinate.longitude == 13.39)
+  }
+
+  @Test func sumoInCartesianMetresIsRefusedWithAdvice() throws {
+    let error = try #require(throws: TraceError.self) { try readFixture("fcd-cartesian.xml") }
+    #expect(error.line == 2)
+    #expect(error.reason.contains("--fcd-output.geo"))
+  }
+
+  @Test(arguments: [
+    ("bom-gpx11.gpx", TraceFormat.gpx), ("routes-only.gpx", .gpx), ("track.geojson", .geojson),
+    ("semicolon.csv", .csv), ("tab-milliseconds.csv", .csv), ("log.nmea", .nmea),
+    ("fcd.xml", .sumo),
+  ])
+  func formatIsDetectedFromContent(name: String, format: TraceFormat) throws {
+    #expect(try readFixture(name).format == format)
+  }
+
+  @Test func explicitFormatOverridesDetection() throws {
+    let error = try #require(throws: TraceError.self) {
+      try readFixture("track.geojson", format: .csv)
+    }
+    #expect(error.reason.hasPrefix("expected columns named lat/latitude"))
+  }
+
+  @Test func unknownContentAsksForAFormat() throws {
+    let error = try #require(throws: TraceError.self) {
+      try Trace(data: Data("hello\n".utf8), file: "f")
+    }
+    #expect(error.code == .unknownFormat)
+    #expect(error.message.hasPrefix("f:1: expected GPX, GeoJSON"))
+  }
+}

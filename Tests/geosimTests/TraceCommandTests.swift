@@ -1,0 +1,196 @@
+import Foundation
+import Testing
+import Traces
+
+@testable import geosim
+
+/// Runs the tool in-process and captures both output streams.
+private func run(_ arguments: [String]) -> (code: Int32, out: String, err: String) {
+  var out = ""
+  var err = ""
+  let code = GeoSimTool.main(
+    arguments,
+    terminal: Terminal(readLine: { nil }, write: { out += $0 }, writeError: { err += $0 }))
+  return (code, out, err)
+}
+
+/// A fresh directory for one test's files.
+private func scratchDirectory() throws -> URL {
+  let url = FileManager.default.temporaryDirectory.appendingPathComponent(
+    "geosim-trace-tests-\(UUID().uuidString)")
+  try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+  return url
+}
+
+private let gpx = """
+  <?xml version="1.0"?>
+  <gpx version="1.1" xmlns="http://www.topografix.com/GPX/1/1">
+    <trk><name>Walk</name><trkseg>
+      <trkpt lat="51.5007" lon="-0.1246"><ele>10</ele><time>2020-06-01T12:00:00Z</time></trkpt>
+      <trkpt lat="51.5010" lon="-0.1240"><time>2020-06-01T12:00:30Z</time></trkpt>
+      <trkpt lat="x" lon="-0.1240"/>
+      <trkpt lat="51.5020" lon="-0.1230"><time>2020-06-01T12:01:40Z</time></trkpt>
+    </trkseg></trk>
+  </gpx>
+
+  """
+
+@Suite struct TraceCommandTests {
+  @Test func inspectSummarisesTheTraceAndListsWhatWasSkipped() throws {
+    let dir = try scratchDirectory()
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let file = dir.appendingPathComponent("walk.gpx").path
+    try gpx.write(toFile: file, atomically: true, encoding: .utf8)
+    let result = run(["trace", "inspect", file])
+    #expect(result.code == 0)
+    #expect(result.out.contains("format: gpx\n"))
+    #expect(result.out.contains("tracks: 1\npoints: 3\n"))
+    #expect(result.out.contains("track 1 'Walk': 3 points"))
+    #expect(result.out.contains("2020-06-01T12:00:00Z to 2020-06-01T12:01:40Z (100 s)"))
+    #expect(result.out.contains("largest gap 70.0 s, 2 gaps > 10 s"))
+    #expect(
+      result.err
+        == "\(file):6: skipped a point: expected numeric lat and lon attributes in range\n")
+  }
+
+  @Test func inspectJSONPrintsOnePointPerLineWithWhatTheFileHas() throws {
+    let dir = try scratchDirectory()
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let file = dir.appendingPathComponent("walk.gpx").path
+    try gpx.write(toFile: file, atomically: true, encoding: .utf8)
+    let result = run(["trace", "inspect", file, "--json"])
+    #expect(result.code == 0)
+    let lines = result.out.split(separator: "\n")
+    #expect(lines.count == 5)
+    #expect(
+      lines[1] == #"{"elevation":10,"latitude":51.5007,"longitude":-0.1246,"time":1591012800},"#)
+    #expect(lines[2] == #"{"latitude":51.501,"longitude":-0.124,"time":1591012830},"#)
+    let parsed = try JSONSerialization.jsonObject(with: Data(result.out.utf8)) as? [Any]
+    #expect(parsed?.count == 3)
+  }
+
+  @Test func unreadableFileExitsTwoWithOneLineNamingFileLineColumnAndExpectation() throws {
+    let dir = try scratchDirectory()
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let file = dir.appendingPathComponent("bad.gpx").path
+    try "<gpx>\n  <trk>\n</gpx>\n".write(toFile: file, atomically: true, encoding: .utf8)
+    let result = run(["trace", "inspect", file])
+    #expect(result.code == 2)
+    #expect(
+      result.err
+        == "geosim trace inspect: \(file):3:1: expected </trk> to close the element opened on "
+        + "line 2, found </gpx>\n")
+    #expect(result.out.isEmpty)
+  }
+
+  @Test func missingFileExitsTwoNamingIt() {
+    let result = run(["trace", "convert", "/nonexistent/x.gpx", "--to", "csv"])
+    #expect(result.code == 2)
+    #expect(result.err.hasPrefix("geosim trace convert: /nonexistent/x.gpx: cannot be read"))
+    #expect(result.err.filter { $0 == "\n" }.count == 1)
+  }
+
+  @Test func convertRoundTripsThroughEveryWritableFormat() throws {
+    let dir = try scratchDirectory()
+    defer { try? FileManager.default.removeItem(at: dir) }
+    var file = dir.appendingPathComponent("walk.gpx").path
+    try gpx.write(toFile: file, atomically: true, encoding: .utf8)
+    let original = try Trace.read(contentsOf: file)
+    for (index, format) in ["geojson", "csv", "gpx"].enumerated() {
+      let next = dir.appendingPathComponent("step\(index).\(format)").path
+      let result = run(["trace", "convert", file, "--to", format, "--out", next])
+      #expect(result.code == 0)
+      #expect(result.out.isEmpty)
+      file = next
+    }
+    let back = try Trace.read(contentsOf: file)
+    #expect(back.tracks.map(\.points) == original.tracks.map(\.points))
+    #expect(back.tracks[0].name == "Walk")
+  }
+
+  @Test func convertWithSpeedGivesUntimedPointsTimes() throws {
+    let dir = try scratchDirectory()
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let file = dir.appendingPathComponent("route.csv").path
+    try "lat,lon\n0,0\n0,0.001\n".write(toFile: file, atomically: true, encoding: .utf8)
+    let result = run(["trace", "convert", file, "--to", "csv", "--speed", "walk"])
+    #expect(result.code == 0)
+    #expect(result.out.contains(",1970-01-01T00:00:00Z,0,0,"))
+    #expect(result.out.contains(",1970-01-01T00:01:19.514Z,0,0.001,"))
+  }
+
+  @Test func synthWritesARealisticTraceThroughTheWaypoints() throws {
+    let result = run([
+      "trace", "synth", "--waypoints", "35.6812,139.7671;35.6850,139.7671,10", "--speed", "bike",
+      "--interval", "2", "--start", "2024-03-01T08:00:00Z", "--to", "geojson",
+    ])
+    #expect(result.code == 0)
+    let trace = try Trace(data: Data(result.out.utf8))
+    let points = trace.tracks[0].points
+    #expect(points.first?.time == 1_709_280_000)
+    #expect(points.first?.speed == 0)
+    #expect(points.map { $0.speed ?? 0 }.max() == 5)
+    #expect(points.last?.coordinate.latitude == 35.685)
+  }
+
+  @Test func synthReadsWaypointsFromAFile() throws {
+    let dir = try scratchDirectory()
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let file = dir.appendingPathComponent("stops.txt").path
+    try "# stops\n35.6812,139.7671\n35.6850,139.7671,0,teleport\n".write(
+      toFile: file, atomically: true, encoding: .utf8)
+    let result = run(["trace", "synth", "--from-file", file, "--to", "csv"])
+    #expect(result.code == 0)
+    #expect(result.out.split(separator: "\n").count == 3)
+  }
+
+  @Test(arguments: [
+    (["trace"], "missing action"),
+    (["trace", "frob"], "unknown action 'frob'"),
+    (["trace", "convert", "x.gpx"], "missing --to"),
+    (
+      ["trace", "convert", "x.gpx", "--to", "nmea"],
+      "--to 'nmea': expected one of gpx, geojson, csv"
+    ),
+    (["trace", "inspect"], "missing FILE"),
+    (["trace", "synth"], "expected exactly one of --waypoints and --from-file"),
+    (["trace", "synth", "--waypoints", "1,2;3,4", "--speed", "warp"], "speed 'warp'"),
+    (["trace", "synth", "--waypoints", "1,2;3,4", "--interval", "0"], "--interval '0'"),
+  ])
+  func usageErrorsPrintOneLineAndExitTwo(arguments: [String], fragment: String) {
+    let result = run(arguments)
+    #expect(result.code == 2)
+    #expect(result.err.contains(fragment), "\(result.err)")
+    #expect(result.err.filter { $0 == "\n" }.count == 1)
+  }
+}
+
+@Suite struct TraceBenchTests {
+  @Test func quickTraceBenchReportsImportAgainstTheScanAndPeakMemory() {
+    let result = run(["bench", "trace", "--quick", "--json"])
+    #expect(result.code == 0)
+    for name in [
+      "trace.gpx.10k.scan", "trace.gpx.10k.import", "trace.gpx.10k.import.total",
+      "trace.gpx.10k.peak-rss.after",
+    ] {
+      #expect(result.out.contains(#""name":"\#(name)""#))
+    }
+    #expect(result.out.contains(#""baseline":"trace.gpx.10k.scan""#))
+    #expect(result.out.contains(#""unit":"ns/point""#))
+  }
+
+  @Test func generatedFileIsDeterministicAndCountedByTheScan() throws {
+    let dir = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "geosim-trace-bench-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let a = dir.appendingPathComponent("a.gpx").path
+    let b = dir.appendingPathComponent("b.gpx").path
+    try TraceBenchSuite.writeGPX(points: 1_000, to: a)
+    try TraceBenchSuite.writeGPX(points: 1_000, to: b)
+    let data = try Data(contentsOf: URL(fileURLWithPath: a))
+    #expect(data == (try Data(contentsOf: URL(fileURLWithPath: b))))
+    #expect(TraceBenchSuite.countTrackPoints(data) == 1_000)
+    #expect(try Trace.read(contentsOf: a).pointCount == 1_000)
+  }
+}
