@@ -61,7 +61,7 @@ extension MapView {
   private func pinched(_ pinch: PinchGestureRecognizer) {
     switch pinch.state {
     case .began:
-      pinchStartScale = camera.mapPointsPerPoint / pinch.scale
+      pinchStartScale = camera.mapPointsPerPoint
       fallthrough
     case .changed:
       let p = pinch.location(in: self)

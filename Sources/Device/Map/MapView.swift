@@ -35,7 +35,7 @@ public final class MapView: View {
   private var animation: EventHandle?
   /// The pan translation already applied to the camera.
   var panApplied = Point(x: 0, y: 0)
-  /// The scale when the current pinch began, divided by the pinch's scale then.
+  /// The camera's scale when the current pinch began.
   var pinchStartScale = 1.0
 
   /// The map's own pan recognizer, which moves the camera with the finger [A].
