@@ -55,7 +55,7 @@ func closedFormViewPoint(_ c: Coordinate, camera: MapCamera, size: Size) -> Poin
   ) throws {
     let (_, map) = try makeMap()
     let center = try Coordinate(latitude: latitude, longitude: longitude)
-    map.setCamera(
+    try map.setCamera(
       try MapCamera(centerCoordinate: center, heading: heading, mapPointsPerPoint: scale),
       animated: false)
     for (x, y) in [(0.0, 0.0), (195, 422), (390, 844), (12.5, 700), (380, 30)] {
@@ -83,7 +83,7 @@ func closedFormViewPoint(_ c: Coordinate, camera: MapCamera, size: Size) -> Poin
     let (_, map) = try makeMap()
     var camera = map.camera
     camera.heading = 90
-    map.setCamera(camera, animated: false)
+    try map.setCamera(camera, animated: false)
     let c = try map.convert(Point(x: 195, y: 422))
     let top = try map.convert(Point(x: 195, y: 100))
     #expect(top.longitude > c.longitude && abs(top.latitude - c.latitude) < 1e-9)
@@ -117,7 +117,7 @@ func closedFormViewPoint(_ c: Coordinate, camera: MapCamera, size: Size) -> Poin
     let (_, map) = try makeMap()
     var camera = map.camera
     camera.heading = 180
-    map.setCamera(camera, animated: false)
+    try map.setCamera(camera, animated: false)
     let corners = map.visibleCorners
     // Upside down, the top-left corner is the south-east one.
     #expect(corners[0].latitude < tokyoStation.latitude)
@@ -141,6 +141,18 @@ func closedFormViewPoint(_ c: Coordinate, camera: MapCamera, size: Size) -> Poin
     }
     #expect(error?.code == .invalidArgument)
     #expect(error?.message.contains(message) == true, "\(error?.message ?? "")")
+  }
+
+  @Test func anEditedCameraWithANegativeScaleIsRejected() throws {
+    let (_, map) = try makeMap()
+    var camera = map.camera
+    camera.mapPointsPerPoint = -2
+    let error = #expect(throws: DeviceError.self) { try map.setCamera(camera, animated: false) }
+    #expect(error?.message.contains("not a positive finite number") == true)
+    camera.mapPointsPerPoint = 2
+    camera.heading = -30
+    try map.setCamera(camera, animated: false)
+    #expect(map.camera.heading == 330)
   }
 
   @Test func aNonFinitePointCannotBeConverted() throws {

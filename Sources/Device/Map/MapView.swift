@@ -163,9 +163,16 @@ public final class MapView: View {
     setCamera(target, animated: animated, reason: "setCenter")
   }
 
-  /// Shows `camera`, like `setCamera(_:animated:)`; the scale is clamped as for ``setRegion(_:animated:)``.
-  public func setCamera(_ camera: MapCamera, animated: Bool) {
-    setCamera(camera, animated: animated, reason: "setCamera")
+  /// Shows `camera`, like `setCamera(_:animated:)`; the scale is clamped as for
+  /// ``setRegion(_:animated:)``.
+  ///
+  /// A camera's fields can be edited freely, so they are checked again here: throws
+  /// ``DeviceError`` for a non-finite centre or heading or a scale that is not a positive
+  /// finite number; the heading is normalized into [0, 360).
+  public func setCamera(_ camera: MapCamera, animated: Bool) throws {
+    let checked = try MapCamera(
+      center: camera.center, heading: camera.heading, mapPointsPerPoint: camera.mapPointsPerPoint)
+    setCamera(checked, animated: animated, reason: "setCamera")
   }
 
   func setCamera(_ target: MapCamera, animated: Bool, reason: String) {

@@ -16,7 +16,7 @@ enum MapBenchSuite {
       region: try CoordinateRegion(center: tokyo, latitudeDelta: 0.065, longitudeDelta: 0.065))
     var camera = map.camera
     camera.heading = 30
-    map.setCamera(camera, animated: false)
+    try map.setCamera(camera, animated: false)
     var random = SplitMix64(seed: 7)
     let points = (0..<4_096).map { _ in
       Point(x: random.double(in: 0...390), y: random.double(in: 0...844))
