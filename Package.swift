@@ -20,7 +20,7 @@ let package = Package(
     .target(
       name: "Geo", dependencies: ["CGEOS", "JSON"], linkerSettings: [.linkedLibrary("m")]),
     .target(name: "SimKernel", dependencies: ["JSON"]),
-    .target(name: "Device", dependencies: ["Geo", "SimKernel"]),
+    .target(name: "Device", dependencies: ["Geo", "JSON", "SimKernel"]),
     .executableTarget(name: "geosim", dependencies: ["Device", "Geo", "JSON", "SimKernel"]),
     .testTarget(
       name: "GeoTests", dependencies: ["Geo", "JSON", "SimKernel"],
