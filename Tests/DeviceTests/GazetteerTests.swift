@@ -101,3 +101,27 @@ let nestedGazetteerJSON = """
     #expect(error?.message.contains(message) == true, "\(error?.message ?? "")")
   }
 }
+
+@Suite struct CentralTokyoGazetteerTests {
+  let gazetteer = try! Gazetteer.centralTokyo(context: GEOSContext())
+
+  @Test func everyWardOfficeLiesInItsOwnWard() throws {
+    for office in Gazetteer.tokyoWardOffices {
+      let p = try gazetteer.placemark(
+        at: Coordinate(latitude: office.latitude, longitude: office.longitude))
+      #expect(p?.locality == office.name)
+      #expect(p?.administrativeArea == "東京都" && p?.isoCountryCode == "JP")
+    }
+  }
+
+  @Test func theWardsTileTheAreaAndTheBayIsOpenSea() throws {
+    #expect(gazetteer.areaCount == 24)
+    #expect(try gazetteer.placemark(at: Coordinate(latitude: 35.68, longitude: 139.73)) != nil)
+    #expect(try gazetteer.placemark(at: Coordinate(latitude: 35.45, longitude: 139.90)) == nil)
+  }
+
+  @Test func tokyoStationComesOutInChuoBecauseBordersAreApproximate() throws {
+    let p = try gazetteer.placemark(at: tokyoStation)
+    #expect(p?.locality == "中央区")
+  }
+}
