@@ -22,7 +22,7 @@ let package = Package(
     .target(
       name: "Geo", dependencies: ["CGEOS", "JSON"], linkerSettings: [.linkedLibrary("m")]),
     .target(name: "SimKernel", dependencies: ["JSON"]),
-    .target(name: "Device", dependencies: ["Geo", "SimKernel"]),
+    .target(name: "Device", dependencies: ["Geo", "JSON", "SimKernel"]),
     .target(name: "Cloud", dependencies: ["Geo", "JSON", "SimKernel"]),
     .target(name: "Traces", dependencies: ["Device", "Geo", "JSON", "SimKernel"]),
     .executableTarget(

@@ -10,6 +10,7 @@ enum BenchCommand {
     ("kernel", KernelBenchSuite.run),
     ("device", DeviceBenchSuite.run),
     ("trace", TraceBenchSuite.run),
+    ("map", MapBenchSuite.run),
   ]
 
   static var suiteNames: [String] { suites.map(\.name) }
