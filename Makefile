@@ -10,6 +10,8 @@ run: setup
 	.build/release/geosim bench geo
 	.build/release/geosim bench kernel
 	.build/release/geosim bench device
+	.build/release/geosim bench map
+	.build/release/geosim bench trace
 
 test: setup
 	swift test
