@@ -141,7 +141,9 @@ let mapCentre = Point(x: 195, y: 422)
     let (phone, map) = try makeMap()
     var coordinates: [Coordinate] = []
     map.addGestureRecognizer(
-      TapGestureRecognizer { r in coordinates.append(try! map.convert(r.location(in: map))) })
+      TapGestureRecognizer { [unowned map] r in
+        coordinates.append(try! map.convert(r.location(in: map)))
+      })
     let grabbed = try map.convert(mapCentre)
     let left = Point(x: 95, y: 422)
     try map.replay(Touches.drag(along: [mapCentre, left], time: .zero, duration: .seconds(0.3)))

@@ -53,7 +53,9 @@ func closedFormViewPoint(_ c: Coordinate, camera: MapCamera, size: Size) -> Poin
   func pointCoordinateRoundTripsMatchTheClosedFormMercator(
     latitude: Double, longitude: Double, heading: Double, scale: Double
   ) throws {
-    let (_, map) = try makeMap()
+    let (phone, map) = try makeMap()
+    // The map holds its phone unowned, as the phone owns the app that owns the map.
+    defer { withExtendedLifetime(phone) {} }
     let center = try Coordinate(latitude: latitude, longitude: longitude)
     try map.setCamera(
       try MapCamera(centerCoordinate: center, heading: heading, mapPointsPerPoint: scale),
@@ -69,7 +71,9 @@ func closedFormViewPoint(_ c: Coordinate, camera: MapCamera, size: Size) -> Poin
   }
 
   @Test func theCentreOfTheViewIsTheCameraCentreAndNorthIsUpAtHeadingZero() throws {
-    let (_, map) = try makeMap()
+    let (phone, map) = try makeMap()
+    // The map holds its phone unowned, as the phone owns the app that owns the map.
+    defer { withExtendedLifetime(phone) {} }
     let c = try map.convert(Point(x: 195, y: 422))
     #expect(abs(c.latitude - tokyoStation.latitude) < 1e-9)
     #expect(abs(c.longitude - tokyoStation.longitude) < 1e-9)
@@ -80,7 +84,9 @@ func closedFormViewPoint(_ c: Coordinate, camera: MapCamera, size: Size) -> Poin
   }
 
   @Test func headingNinetyPutsEastAtTheTopOfTheScreen() throws {
-    let (_, map) = try makeMap()
+    let (phone, map) = try makeMap()
+    // The map holds its phone unowned, as the phone owns the app that owns the map.
+    defer { withExtendedLifetime(phone) {} }
     var camera = map.camera
     camera.heading = 90
     try map.setCamera(camera, animated: false)
@@ -90,9 +96,11 @@ func closedFormViewPoint(_ c: Coordinate, camera: MapCamera, size: Size) -> Poin
   }
 
   @Test func aViewAcrossTheAntimeridianShowsBothSidesNextToEachOther() throws {
-    let (_, map) = try makeMap(
+    let (phone, map) = try makeMap(
       center: try Coordinate(latitude: -17, longitude: 179.99), latitudeDelta: 0.1,
       longitudeDelta: 0.1)
+    // The map holds its phone unowned, as the phone owns the app that owns the map.
+    defer { withExtendedLifetime(phone) {} }
     let west = try Coordinate(latitude: -17, longitude: 179.98)
     let east = try Coordinate(latitude: -17, longitude: -179.98)
     let pw = map.convert(west)
@@ -105,7 +113,9 @@ func closedFormViewPoint(_ c: Coordinate, camera: MapCamera, size: Size) -> Poin
   }
 
   @Test func setRegionFitsTheWholeRegionKeepingTheAspectRatio() throws {
-    let (_, map) = try makeMap()
+    let (phone, map) = try makeMap()
+    // The map holds its phone unowned, as the phone owns the app that owns the map.
+    defer { withExtendedLifetime(phone) {} }
     let r = map.region
     // The view is taller than wide: the longitude delta fits exactly, latitude shows more.
     #expect(abs(r.span.longitudeDelta - 0.065) < 1e-9)
@@ -114,7 +124,9 @@ func closedFormViewPoint(_ c: Coordinate, camera: MapCamera, size: Size) -> Poin
   }
 
   @Test func withAHeadingTheVisibleCornersAreNotSouthWestAndNorthEast() throws {
-    let (_, map) = try makeMap()
+    let (phone, map) = try makeMap()
+    // The map holds its phone unowned, as the phone owns the app that owns the map.
+    defer { withExtendedLifetime(phone) {} }
     var camera = map.camera
     camera.heading = 180
     try map.setCamera(camera, animated: false)
@@ -144,7 +156,9 @@ func closedFormViewPoint(_ c: Coordinate, camera: MapCamera, size: Size) -> Poin
   }
 
   @Test func anEditedCameraWithANegativeScaleIsRejected() throws {
-    let (_, map) = try makeMap()
+    let (phone, map) = try makeMap()
+    // The map holds its phone unowned, as the phone owns the app that owns the map.
+    defer { withExtendedLifetime(phone) {} }
     var camera = map.camera
     camera.mapPointsPerPoint = -2
     let error = #expect(throws: DeviceError.self) { try map.setCamera(camera, animated: false) }
@@ -156,7 +170,9 @@ func closedFormViewPoint(_ c: Coordinate, camera: MapCamera, size: Size) -> Poin
   }
 
   @Test func aNonFinitePointCannotBeConverted() throws {
-    let (_, map) = try makeMap()
+    let (phone, map) = try makeMap()
+    // The map holds its phone unowned, as the phone owns the app that owns the map.
+    defer { withExtendedLifetime(phone) {} }
     #expect(throws: DeviceError.self) { try map.convert(Point(x: .nan, y: 1)) }
   }
 }
@@ -202,7 +218,9 @@ func closedFormViewPoint(_ c: Coordinate, camera: MapCamera, size: Size) -> Poin
   }
 
   @Test func theUserLocationIsAnAnnotationWhileShowsUserLocationIsOn() throws {
-    let (_, map) = try makeMap()
+    let (phone, map) = try makeMap()
+    // The map holds its phone unowned, as the phone owns the app that owns the map.
+    defer { withExtendedLifetime(phone) {} }
     map.showsUserLocation = true
     let pin = PointAnnotation(coordinate: tokyoStation, title: "ポイント")
     map.addAnnotation(pin)

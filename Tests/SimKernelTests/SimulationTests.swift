@@ -40,6 +40,19 @@ private struct Boom: Error {}
     #expect(recorder.fired.map(\.argument) == [0, 42])
   }
 
+  @Test func anUnregisteredHandlersEventsAreDropped() throws {
+    let sim = Simulation(seed: 1)
+    let recorder = Recorder()
+    let id = sim.register(recorder)
+    try sim.schedule(at: .seconds(1), handler: id, code: 1)
+    try sim.schedule(at: .seconds(2), handler: id, code: 2)
+    try sim.run(until: .seconds(1.5))
+    sim.unregister(id)
+    try sim.run()
+    #expect(recorder.fired.map(\.code) == [1])
+    #expect(sim.now == .seconds(2))
+  }
+
   @Test func eventsScheduledForNowFromAHandlerRunInTheSameInstantAfterIt() throws {
     let sim = Simulation(seed: 1)
     var order: [String] = []
@@ -93,9 +106,17 @@ private struct Boom: Error {}
   }
 
   @Test func runToQuiescenceStopsAtTheSafetyLimit() throws {
+    /// Reschedules itself forever; holds the simulation weakly, as the queue holds it.
+    final class Ticker {
+      weak var sim: Simulation?
+      func tick() throws {
+        try sim?.schedule(after: .seconds(1)) { [weak self] in try self?.tick() }
+      }
+    }
     let sim = Simulation(seed: 1)
-    func tick() throws { try sim.schedule(after: .seconds(1)) { try tick() } }
-    try tick()
+    let ticker = Ticker()
+    ticker.sim = sim
+    try ticker.tick()
     #expect {
       try sim.run(limit: 1_000)
     } throws: { ($0 as? SimKernelError)?.code == .eventLimitReached }

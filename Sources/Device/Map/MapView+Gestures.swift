@@ -14,7 +14,8 @@ extension MapView {
       self.pinched(r as! PinchGestureRecognizer)
     }
     pinch.name = "map.pinch"
-    let mapOwn: (GestureRecognizer, GestureRecognizer) -> Bool = { a, b in
+    // Weak: each recognizer keeps this closure, which must not keep the recognizers.
+    let mapOwn: (GestureRecognizer, GestureRecognizer) -> Bool = { [weak pan, weak pinch] a, b in
       (a === pan && b === pinch) || (a === pinch && b === pan)
     }
     pan.shouldRecognizeSimultaneously = mapOwn

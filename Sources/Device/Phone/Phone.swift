@@ -70,6 +70,10 @@ public final class Phone: SimulationEventHandler {
     self.handler = simulation.register(self)
   }
 
+  deinit {
+    simulation.unregister(handler)
+  }
+
   /// Whether Location Services are on system-wide.
   public var locationServicesEnabled: Bool { authorizer.servicesEnabled }
   /// Whether Airplane mode is on.

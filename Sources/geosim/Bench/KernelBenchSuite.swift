@@ -47,6 +47,10 @@ private final class HandlerHoldModel: SimulationEventHandler {
   func handle(_ event: FiredEvent, in simulation: Simulation) throws {
     try scheduleNext(id!)
   }
+
+  deinit {
+    if let id { simulation.unregister(id) }
+  }
 }
 
 private final class ClosureHoldModel {

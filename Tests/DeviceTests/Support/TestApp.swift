@@ -34,7 +34,8 @@ final class RecordingApp: SimulatedApp, LocationManagerDelegate {
   var fixes: [Location] = []
   var launchReasons: [LaunchReason] = []
   let configure: (LocationManager, Phone) -> Void
-  private var phone: Phone!
+  /// Weak, as an app model should hold its phone: the phone owns the app.
+  private weak var phone: Phone?
 
   init(configure: @escaping (LocationManager, Phone) -> Void) {
     self.configure = configure
@@ -48,7 +49,7 @@ final class RecordingApp: SimulatedApp, LocationManagerDelegate {
     configure(manager, phone)
   }
 
-  private func note(_ what: String) { events.append((phone.simulation.now, what)) }
+  private func note(_ what: String) { events.append((phone?.simulation.now ?? .zero, what)) }
 
   var names: [String] { events.map(\.what) }
 
