@@ -118,7 +118,7 @@ public final class GeoDatastore {
 
   private func store(_ className: String) -> ClassStore {
     if let store = classes[className] { return store }
-    let store = ClassStore()
+    let store = ClassStore(className: className)
     classes[className] = store
     return store
   }
@@ -255,6 +255,8 @@ public final class GeoDatastore {
 
 /// One class's objects and the spatial indexes of its GeoPoint fields.
 final class ClassStore {
+  let className: String
+  init(className: String) { self.className = className }
   /// Objects by slot; deleted objects leave `nil`.
   var objects: [DatastoreObject?] = []
   var slots: [String: Int] = [:]
@@ -265,7 +267,7 @@ final class ClassStore {
   /// The up-to-date index of a GeoPoint field.
   func index(_ field: String, kind: SpatialBackendKind) throws -> FieldIndex {
     if let index = indexes[field], index.version == version { return index }
-    let backend = try indexes[field]?.backend ?? kind.make(field: field)
+    let backend = try indexes[field]?.backend ?? kind.make(className: className, field: field)
     var rows: [Int] = []
     var points: [Coordinate] = []
     for (slot, object) in objects.enumerated() {

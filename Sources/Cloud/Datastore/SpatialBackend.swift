@@ -1,3 +1,4 @@
+import Foundation
 import Geo
 
 /// One answer of a ``SpatialBackend`` distance query: a row and its distance.
@@ -37,17 +38,26 @@ public enum SpatialBackendKind: Hashable, Sendable, CustomStringConvertible {
   case bruteForce
   /// ``InMemoryIndexBackend``: Geo's ``PointIndex`` k-d tree over unit vectors (the default).
   case inMemory
+  /// ``SQLiteBackend``: an R*Tree in a database file per class and field, named
+  /// `<class>.<field>.sqlite` in `directory` (`nil` keeps the database in memory).
+  case sqlite(directory: String?)
 
   /// The backend's name in benchmarks and logs.
   public var description: String {
     switch self {
     case .bruteForce: "bruteForce"
     case .inMemory: "inMemory"
+    case .sqlite: "sqlite"
     }
   }
 
-  func make(field: String) throws -> any SpatialBackend {
+  func make(className: String, field: String) throws -> any SpatialBackend {
     switch self {
+    case .sqlite(let directory?):
+      try SQLiteBackend(
+        path: URL(fileURLWithPath: directory).appendingPathComponent("\(className).\(field).sqlite")
+          .path)
+    case .sqlite(nil): try SQLiteBackend(path: ":memory:")
     case .bruteForce: BruteForceBackend()
     case .inMemory: InMemoryIndexBackend()
     }
