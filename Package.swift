@@ -28,7 +28,8 @@ let package = Package(
     .target(name: "SimKernel", dependencies: ["JSON"]),
     .target(name: "Device", dependencies: ["Geo", "SimKernel"]),
     .target(name: "Cloud", dependencies: ["CSQLite", "Geo", "JSON", "SimKernel"]),
-    .executableTarget(name: "geosim", dependencies: ["Device", "Geo", "JSON", "SimKernel"]),
+    .executableTarget(
+      name: "geosim", dependencies: ["Cloud", "Device", "Geo", "JSON", "SimKernel"]),
     .testTarget(
       name: "GeoTests", dependencies: ["Geo", "JSON", "SimKernel"],
       resources: [.copy("Fixtures")]),

@@ -28,8 +28,11 @@ public final class GeoDatastore {
   /// The sphere's radius in metres: 6,371 km, Parse's and NCMB's `km / 6371` conversion.
   public static let earthRadius = 6_371_000.0
 
-  /// The backend kind used for GeoPoint fields.
-  public let backendKind: SpatialBackendKind
+  /// The backend kind used for GeoPoint fields; changing it drops the built indexes, which
+  /// the next query rebuilds with the new kind (so one dataset can be timed on each).
+  public var backendKind: SpatialBackendKind {
+    didSet { for store in classes.values { store.indexes = [:] } }
+  }
   /// The wall-clock date of ``SimTime/zero``, for the REST dates.
   public let epoch: Date
   private let simulation: Simulation?
@@ -104,6 +107,14 @@ public final class GeoDatastore {
       let object = store.objects[slot]
     else { throw .noData }
     return object
+  }
+
+  /// Builds (or brings up to date) the index of a GeoPoint field now rather than at the next
+  /// query.
+  public func prepareIndex(className: String, field: String) throws(NCMBError) {
+    do { _ = try classes[className]?.index(field, kind: backendKind) } catch {
+      throw .internalFailure
+    }
   }
 
   /// The number of objects in a class.
