@@ -187,6 +187,19 @@ private func yamanote(_ datastore: GeoDatastore) throws {
     #expect(result.count == 2 && result.boxNormalization?.isInverted == false)
   }
 
+  @Test func plainFieldConditionsNarrowAGeoQuery() throws {
+    let store = GeoDatastore()
+    try yamanote(store)
+    var query = DatastoreQuery.getQuery(className: "Station")
+    query.where(field: "geo", nearGeoPoint: point(35.681236, 139.767125))
+    query.where(field: "code", greaterThanOrEqualTo: .string("JY28"))
+    query.where(field: "code", lessThan: .string("JY30"))
+    let names = try store.find(query).objects.map { $0.fields["nameRomaji"] }
+    #expect(names == [.string("Shimbashi"), .string("Hamamatsucho")])
+    query.where(field: "nameRomaji", equalTo: .string("Shimbashi"))
+    #expect(try store.count(query) == 1)
+  }
+
   @Test func queriesRoundTripThroughRestJSON() throws {
     var near = DatastoreQuery.getQuery(className: "Station")
     near.where(field: "geo", nearGeoPoint: point(35.6, 139.7), withinMiles: 2)

@@ -125,6 +125,26 @@ public struct DatastoreQuery: Hashable, Sendable {
     fieldConstraints.append(FieldConstraint(field: field, op: "$eq", value: value))
   }
 
+  /// Objects whose `field` is greater than `value` (`$gt`), as the SDK's method.
+  public mutating func `where`(field: String, greaterThan value: JSONValue) {
+    fieldConstraints.append(FieldConstraint(field: field, op: "$gt", value: value))
+  }
+
+  /// Objects whose `field` is at least `value` (`$gte`).
+  public mutating func `where`(field: String, greaterThanOrEqualTo value: JSONValue) {
+    fieldConstraints.append(FieldConstraint(field: field, op: "$gte", value: value))
+  }
+
+  /// Objects whose `field` is less than `value` (`$lt`).
+  public mutating func `where`(field: String, lessThan value: JSONValue) {
+    fieldConstraints.append(FieldConstraint(field: field, op: "$lt", value: value))
+  }
+
+  /// Objects whose `field` is at most `value` (`$lte`).
+  public mutating func `where`(field: String, lessThanOrEqualTo value: JSONValue) {
+    fieldConstraints.append(FieldConstraint(field: field, op: "$lte", value: value))
+  }
+
   /// Objects whose `field` compares with `value` by `op`: `$gt`, `$gte`, `$lt` or `$lte`.
   public mutating func `where`(field: String, comparison op: String, _ value: JSONValue)
     throws(NCMBError)
