@@ -18,12 +18,17 @@ let package = Package(
       pkgConfig: "geos",
       providers: [.apt(["libgeos-dev"])]
     ),
+    .systemLibrary(
+      name: "CSQLite",
+      pkgConfig: "sqlite3",
+      providers: [.apt(["libsqlite3-dev"])]
+    ),
     .target(name: "JSON"),
     .target(
       name: "Geo", dependencies: ["CGEOS", "JSON"], linkerSettings: [.linkedLibrary("m")]),
     .target(name: "SimKernel", dependencies: ["JSON"]),
     .target(name: "Device", dependencies: ["Geo", "JSON", "SimKernel"]),
-    .target(name: "Cloud", dependencies: ["Geo", "JSON", "SimKernel"]),
+    .target(name: "Cloud", dependencies: ["CSQLite", "Geo", "JSON", "SimKernel"]),
     .target(name: "Traces", dependencies: ["Device", "Geo", "JSON", "SimKernel"]),
     .executableTarget(
       name: "geosim", dependencies: ["Cloud", "Device", "Geo", "JSON", "SimKernel", "Traces"]),

@@ -11,6 +11,7 @@ enum BenchCommand {
     ("device", DeviceBenchSuite.run),
     ("trace", TraceBenchSuite.run),
     ("map", MapBenchSuite.run),
+    ("cloud", CloudBenchSuite.run),
   ]
 
   static var suiteNames: [String] { suites.map(\.name) }
