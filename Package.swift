@@ -22,7 +22,9 @@ let package = Package(
       name: "Geo", dependencies: ["CGEOS", "JSON"], linkerSettings: [.linkedLibrary("m")]),
     .target(name: "SimKernel", dependencies: ["JSON"]),
     .target(name: "Device", dependencies: ["Geo", "SimKernel"]),
-    .target(name: "Cloud", dependencies: ["Geo", "JSON", "SimKernel"]),
+    .target(
+      name: "Cloud", dependencies: ["Geo", "JSON", "SimKernel"],
+      resources: [.copy("Resources/languages")]),
     .executableTarget(name: "geosim", dependencies: ["Device", "Geo", "JSON", "SimKernel"]),
     .testTarget(
       name: "GeoTests", dependencies: ["Geo", "JSON", "SimKernel"],
