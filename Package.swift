@@ -25,7 +25,8 @@ let package = Package(
     .target(
       name: "Cloud", dependencies: ["Geo", "JSON", "SimKernel"],
       resources: [.copy("Resources/languages")]),
-    .executableTarget(name: "geosim", dependencies: ["Device", "Geo", "JSON", "SimKernel"]),
+    .executableTarget(
+      name: "geosim", dependencies: ["Cloud", "Device", "Geo", "JSON", "SimKernel"]),
     .testTarget(
       name: "GeoTests", dependencies: ["Geo", "JSON", "SimKernel"],
       resources: [.copy("Fixtures")]),

@@ -122,14 +122,56 @@ public struct ThreeWordAddressService: Sendable {
 
   /// The three lowercased words of a well-formed address, or `nil`: any number of leading `/`,
   /// then three non-empty words of letters joined by ``separators``.
+  ///
+  /// Works on Unicode scalars (every separator is one scalar), which keeps decoding well under
+  /// its 2 µs budget.
   static func parse(_ input: String) -> [String]? {
-    let body = input.drop { $0 == "/" }
-    let parts = body.split(omittingEmptySubsequences: false) { separators.contains($0) }
-    guard parts.count == 3 else { return nil }
-    for part in parts {
-      guard !part.isEmpty, part.allSatisfy({ $0.isLetter }) else { return nil }
+    var parts: [String] = []
+    parts.reserveCapacity(3)
+    var current = String.UnicodeScalarView()
+    var leading = true
+    for scalar in input.unicodeScalars {
+      if leading && scalar == "/" { continue }
+      leading = false
+      if isSeparator(scalar) {
+        guard !current.isEmpty, parts.count < 2 else { return nil }
+        parts.append(String(current))
+        current = String.UnicodeScalarView()
+      } else if scalar.isASCII {
+        let v = scalar.value
+        if v >= 0x61 && v <= 0x7A {
+          current.append(scalar)
+        } else if v >= 0x41 && v <= 0x5A {
+          current.append(Unicode.Scalar(v + 0x20)!)
+        } else {
+          return nil
+        }
+      } else if (0x3041...0x30FF).contains(scalar.value) {
+        current.append(scalar)  // kana: letters without case, the common non-ASCII input
+      } else if scalar.properties.isAlphabetic {
+        if scalar.properties.changesWhenLowercased {
+          current.append(contentsOf: scalar.properties.lowercaseMapping.unicodeScalars)
+        } else {
+          current.append(scalar)
+        }
+      } else {
+        return nil
+      }
     }
-    return parts.map { $0.lowercased() }
+    guard !current.isEmpty, parts.count == 2 else { return nil }
+    parts.append(String(current))
+    return parts
+  }
+
+  /// Whether the scalar is one of the twelve ``separators``.
+  static func isSeparator(_ scalar: Unicode.Scalar) -> Bool {
+    switch scalar.value {
+    case 0x2E, 0xFF61, 0x3002, 0xFF65, 0x30FB, 0xFE12, 0x17D4, 0x0589, 0x104B, 0x06D4, 0x1362,
+      0x0964:
+      return true
+    default:
+      return false
+    }
   }
 
   /// The input rewritten with dots, if it is three words joined by ``didYouMeanSeparators``

@@ -9,7 +9,9 @@ struct WordList: Sendable {
 
   let words: [String]
   let scalars: [[UInt32]]
-  private let ids: [String: Int32]
+  /// Word numbers by the 64-bit FNV-1a hash of the word's UTF-8, which hashes faster than a
+  /// `String` key (no Unicode normalisation); a hit is confirmed by comparing the bytes.
+  private let ids: [UInt64: Int32]
   /// Sorted `hash << idBits | id` entries.
   private let nearMissKeys: [UInt64]
 
@@ -18,7 +20,7 @@ struct WordList: Sendable {
   init(text: String, name: String) throws(CloudError) {
     var words: [String] = []
     var scalars: [[UInt32]] = []
-    var ids: [String: Int32] = [:]
+    var ids: [UInt64: Int32] = [:]
     var lineNumber = 0
     for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
       lineNumber += 1
@@ -32,7 +34,12 @@ struct WordList: Sendable {
       guard s.allSatisfy({ $0 > 0x20 && $0 != 0x2E }) else {
         throw CloudError(.invalidData, "\(name):\(lineNumber): '\(word)' holds a space or a dot")
       }
-      ids[word] = Int32(words.count)
+      let key = Self.utf8Hash(word)
+      guard ids[key] == nil else {
+        throw CloudError(
+          .invalidData, "\(name):\(lineNumber): '\(word)' collides with another word")
+      }
+      ids[key] = Int32(words.count)
       words.append(word)
       scalars.append(s)
     }
@@ -56,8 +63,17 @@ struct WordList: Sendable {
   func classSize(_ k: Int) -> Int { (words.count - k + 3) / 4 }
 
   /// The word's number, or `nil` when it is not in the list.
-  func id(of word: some StringProtocol) -> Int? {
-    ids[String(word)].map(Int.init)
+  func id(of word: String) -> Int? {
+    guard let id = ids[Self.utf8Hash(word)].map(Int.init),
+      words[id].utf8.elementsEqual(word.utf8)
+    else { return nil }
+    return id
+  }
+
+  private static func utf8Hash(_ word: String) -> UInt64 {
+    var h: UInt64 = 0xCBF2_9CE4_8422_2325
+    for byte in word.utf8 { h = (h ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
+    return h
   }
 
   /// The numbers of the words whose text starts with `prefix`, in order.

@@ -9,6 +9,7 @@ enum BenchCommand {
     ("geo", GeoBenchSuite.run),
     ("kernel", KernelBenchSuite.run),
     ("device", DeviceBenchSuite.run),
+    ("cloud", { try ThreeWordBenchSuite.run(&$0) }),
   ]
 
   static var suiteNames: [String] { suites.map(\.name) }
