@@ -99,6 +99,21 @@ import Testing
     }
   }
 
+  @Test func touchingSquaresShareNoWordsInJapaneseEither() throws {
+    var random = SplitMix64(seed: 12)
+    for _ in 0..<2_000 {
+      let point = try Coordinate(
+        latitude: Double.random(in: 20.1...45.9, using: &random),
+        longitude: Double.random(in: 122.1...153.9, using: &random))
+      let square = SquareGrid.square(containing: point)
+      let (a, b, c) = try #require(japanese.wordIDs(of: square))
+      for neighbour in neighbours(of: square) {
+        let (x, y, z) = try #require(japanese.wordIDs(of: neighbour))
+        #expect(Set([a, b, c]).isDisjoint(with: [x, y, z]))
+      }
+    }
+  }
+
   @Test func changingOneWordLandsFarAwayOrNowhere() throws {
     var random = SplitMix64(seed: 5)
     for _ in 0..<2_000 {

@@ -87,25 +87,48 @@ extension ThreeWordAddressService {
     guard parts.count == 3 else { return [] }
     let typed = parts.map { $0.unicodeScalars.map(\.value) }
 
-    var found: [(address: ThreeWordAddress, cost: Int, distance: Double)] = []
-    for codec in codecs {
-      found += candidates(typed, codec: codec, clips: clips, focus: options.focus)
+    var found: [Candidate] = []
+    for (i, codec) in codecs.enumerated() {
+      candidates(typed, codec: codec, language: i, clips: clips, focus: options.focus, &found)
     }
-    found.sort {
-      ($0.cost, $0.distance, $0.address.words) < ($1.cost, $1.distance, $1.address.words)
+    // Ties in cost and distance (no focus) fall back to the word numbers, i.e. alphabetical.
+    found.sort { ($0.cost, $0.distance, $0.key) < ($1.cost, $1.distance, $1.key) }
+    var seen: Set<Candidate.Key> = []
+    var suggestions: [ThreeWordSuggestion] = []
+    for f in found where suggestions.count < options.nResults && seen.insert(f.key).inserted {
+      let codec = codecs[f.key.language]
+      let list = codec.words.words
+      let words = list[f.key.a] + "." + list[f.key.b] + "." + list[f.key.c]
+      suggestions.append(
+        ThreeWordSuggestion(
+          address: address(of: f.square, words: words, codec: codec),
+          rank: suggestions.count + 1, editDistance: f.cost,
+          distanceToFocusKm: options.focus.map { _ in Int((f.distance / 1_000).rounded()) }))
     }
-    var seen: Set<String> = []
-    found = found.filter { seen.insert($0.address.words).inserted }
-    return found.prefix(options.nResults).enumerated().map { i, f in
-      ThreeWordSuggestion(
-        address: f.address, rank: i + 1, editDistance: f.cost,
-        distanceToFocusKm: options.focus.map { _ in Int((f.distance / 1_000).rounded()) })
+    return suggestions
+  }
+
+  /// A decoded candidate; its words are only spelt out if it makes the cut.
+  private struct Candidate {
+    struct Key: Hashable, Comparable {
+      var language: Int
+      var a: Int
+      var b: Int
+      var c: Int
+      static func < (x: Key, y: Key) -> Bool {
+        (x.language, x.a, x.b, x.c) < (y.language, y.a, y.b, y.c)
+      }
     }
+    var key: Key
+    var square: GridSquare
+    var cost: Int
+    var distance: Double
   }
 
   private func candidates(
-    _ typed: [[UInt32]], codec: ThreeWordCodec, clips: Clips, focus: Coordinate?
-  ) -> [(address: ThreeWordAddress, cost: Int, distance: Double)] {
+    _ typed: [[UInt32]], codec: ThreeWordCodec, language: Int, clips: Clips, focus: Coordinate?,
+    _ found: inout [Candidate]
+  ) {
     let list = codec.words
     // buckets[word][colour][cost] = word ids.
     let empty: [[Int]] = [[], [], []]
@@ -117,13 +140,10 @@ extension ThreeWordAddressService {
       }
     }
     // An unfinished third word: every word it starts.
-    if typed[2].count >= 1 {
-      let range = list.ids(withPrefix: typed[2])
-      for id in range.prefix(Self.autosuggestBudget * 4) where list.scalars[id] != typed[2] {
-        buckets[2][id & 3][0].append(id)
-      }
+    for id in list.ids(withPrefix: typed[2]).prefix(Self.autosuggestBudget * 4)
+    where list.scalars[id] != typed[2] {
+      buckets[2][id & 3][0].append(id)
     }
-    var found: [(address: ThreeWordAddress, cost: Int, distance: Double)] = []
     var decoded = 0
     tiers: for cost in 0...2 {
       for colour in 0..<4 {
@@ -137,14 +157,19 @@ extension ThreeWordAddressService {
                   if decoded >= Self.autosuggestBudget { break tiers }
                   decoded += 1
                   guard let square = codec.square(wordIDs: a, b, c) else { continue }
-                  let words = list.words[a] + "." + list.words[b] + "." + list.words[c]
-                  let address = address(of: square, words: words, codec: codec)
-                  guard clips.admit(address.coordinates) else { continue }
+                  let bounds = SquareGrid.bounds(of: square)
+                  let centre = try! Coordinate(
+                    latitude: (bounds.south + bounds.north) / 2,
+                    longitude: (bounds.west + bounds.east) / 2)
+                  guard clips.admit(centre) else { continue }
                   let distance =
                     focus.map {
-                      greatCircleDistance(from: $0, to: address.coordinates, radius: 6_371_008.8)
+                      greatCircleDistance(from: $0, to: centre, radius: 6_371_008.8)
                     } ?? 0
-                  found.append((address, cost, distance))
+                  found.append(
+                    Candidate(
+                      key: Candidate.Key(language: language, a: a, b: b, c: c), square: square,
+                      cost: cost, distance: distance))
                 }
               }
             }
@@ -152,7 +177,6 @@ extension ThreeWordAddressService {
         }
       }
     }
-    return found
   }
 }
 

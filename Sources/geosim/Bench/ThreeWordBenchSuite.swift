@@ -8,7 +8,7 @@ import SimKernel
 ///
 /// Encode and decode run over 4,096 seeded random points worldwide (English) and around Japan
 /// (Japanese); autosuggest gets an address near Shibuya with one word misspelt, or with only
-/// two letters of its third word, and a focus at Shibuya.
+/// two letters (or one) of its third word, and a focus at Shibuya.
 enum ThreeWordBenchSuite {
   static func run(_ bench: inout Bench) throws {
     let service = ThreeWordAddressService(languages: try ThreeWordLanguages.bundled())
@@ -73,12 +73,14 @@ enum ThreeWordBenchSuite {
     options.focus = shibuya
     var misspelt: [String] = []
     var partial: [String] = []
+    var oneLetter: [String] = []
     for _ in 0..<256 {
       let point = try Coordinate(
         latitude: 35.658 + Double.random(in: -0.02...0.02, using: &random),
         longitude: 139.70 + Double.random(in: -0.02...0.02, using: &random))
       var parts = try service.convertTo3wa(point).words.split(separator: ".").map(String.init)
       partial.append(parts[0] + "." + parts[1] + "." + parts[2].prefix(2))
+      oneLetter.append(parts[0] + "." + parts[1] + "." + parts[2].prefix(1))
       let w = Int.random(in: 0..<3, using: &random)
       var letters = Array(parts[w])
       letters.swapAt(1, 2)
@@ -96,6 +98,13 @@ enum ThreeWordBenchSuite {
       var sum = 0
       for i in 0..<n {
         sum &+= (try? service.autosuggest(partial[i & 255], options: options))?.count ?? 0
+      }
+      blackHole(sum)
+    }
+    bench.measure("3wa.autosuggest.one-letter", baseline: "3wa.lookup-3-words") { n in
+      var sum = 0
+      for i in 0..<n {
+        sum &+= (try? service.autosuggest(oneLetter[i & 255], options: options))?.count ?? 0
       }
       blackHole(sum)
     }
