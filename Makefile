@@ -10,6 +10,7 @@ run: setup
 	.build/release/geosim bench geo
 	.build/release/geosim bench kernel
 	.build/release/geosim bench device
+	.build/release/geosim bench cloud
 
 test: setup
 	swift test
