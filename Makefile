@@ -12,6 +12,7 @@ run: setup
 	.build/release/geosim bench device
 	.build/release/geosim bench map
 	.build/release/geosim bench trace
+	.build/release/geosim bench cloud
 
 test: setup
 	swift test

@@ -28,7 +28,9 @@ let package = Package(
       name: "Geo", dependencies: ["CGEOS", "JSON"], linkerSettings: [.linkedLibrary("m")]),
     .target(name: "SimKernel", dependencies: ["JSON"]),
     .target(name: "Device", dependencies: ["Geo", "JSON", "SimKernel"]),
-    .target(name: "Cloud", dependencies: ["CSQLite", "Geo", "JSON", "SimKernel"]),
+    .target(
+      name: "Cloud", dependencies: ["CSQLite", "Geo", "JSON", "SimKernel"],
+      resources: [.copy("Resources/languages")]),
     .target(name: "Traces", dependencies: ["Device", "Geo", "JSON", "SimKernel"]),
     .executableTarget(
       name: "geosim", dependencies: ["Cloud", "Device", "Geo", "JSON", "SimKernel", "Traces"]),

@@ -9,8 +9,10 @@ import SimKernel
 /// 4 km × 4 km) through ``GeoDatastore/find(_:)``, over 10,000 and 1,000,000 synthetic
 /// stations, on every spatial backend in the same run, each compared with brute force.
 /// Targets for the default in-memory backend: ≤ 10 µs at 10k and ≤ 50 µs at 1M.
+/// Three-word address rows come first (``ThreeWordBenchSuite``).
 enum CloudBenchSuite {
   static func run(_ bench: inout Bench) throws {
+    try ThreeWordBenchSuite.run(&bench)
     for count in [10_000, 1_000_000] {
       try datastoreCases(&bench, count: count)
     }

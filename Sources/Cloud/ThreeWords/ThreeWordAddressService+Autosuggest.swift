@@ -1,0 +1,263 @@
+import Geo
+import JSON
+
+/// The options of an autosuggest request, as the real service's parameters.
+public struct AutosuggestOptions: Sendable {
+  /// `n-results`: how many suggestions, 1…100 (default 3).
+  public var nResults = 3
+  /// `focus`: suggestions are ranked by distance from here, and carry that distance.
+  public var focus: Coordinate?
+  /// `clip-to-circle`: only suggestions within `radiusKm` of `centre`.
+  public var clipToCircle: (centre: Coordinate, radiusKm: Double)?
+  /// `clip-to-bounding-box`: only suggestions inside the box (south ≤ north; a west edge east
+  /// of the east edge crosses the antimeridian).
+  public var clipToBoundingBox: (southwest: Coordinate, northeast: Coordinate)?
+  /// `clip-to-polygon`: only suggestions inside the closed ring of 4–25 points.
+  public var clipToPolygon: [Coordinate]?
+  /// `clip-to-country`: only suggestions in these ISO 3166-1 alpha-2 countries. GeoSim knows no
+  /// borders, so every square is in `ZZ`; other codes clip everything away.
+  public var clipToCountry: [String]?
+  /// `prefer-land`: accepted for fidelity; GeoSim holds no land mask, so it changes nothing.
+  public var preferLand = true
+  /// `language`: only suggestions in this language; `nil` tries every language.
+  public var language: String?
+
+  /// Default options: three suggestions, no focus, no clipping, any language.
+  public init() {}
+}
+
+/// One autosuggest suggestion.
+public struct ThreeWordSuggestion: Hashable, Sendable {
+  /// The suggested address.
+  public let address: ThreeWordAddress
+  /// 1 for the best suggestion.
+  public let rank: Int
+  /// Letters changed from the input (0 when the input is the address or its start).
+  public let editDistance: Int
+  /// Whole kilometres from the focus, when a focus was given.
+  public let distanceToFocusKm: Int?
+
+  /// The suggestion as the real service writes it.
+  public var json: JSONValue {
+    var object: [String: JSONValue] = [
+      "country": .string(address.country), "nearestPlace": .string(address.nearestPlace),
+      "words": .string(address.words), "rank": .number(Double(rank)),
+      "language": .string(address.language),
+    ]
+    if let distanceToFocusKm { object["distanceToFocusKm"] = .number(Double(distanceToFocusKm)) }
+    return .object(object)
+  }
+}
+
+extension ThreeWordAddressService {
+  /// The most candidate triples decoded for one request, which bounds its time.
+  static let autosuggestBudget = 4_000
+
+  /// Suggestions for a full or partial address (autosuggest).
+  ///
+  /// The input is at least two words and the start of a third, joined by ``separators`` (or,
+  /// forgivingly, ``didYouMeanSeparators``), after any number of `/`. Each word may be misspelt
+  /// by an edit or two (a letter deleted, inserted, replaced or two swapped); the third may also
+  /// be unfinished. Candidate triples are tried by total edit distance, cheapest first, and
+  /// every one that is an address and passes the clips is a suggestion, ranked by edit distance
+  /// and then by distance from the focus (or alphabetically without one). Input that is not yet
+  /// two words and a letter gives no suggestions, as with the real service.
+  ///
+  /// Throws `BadInput` for empty input, `BadNResults`, `BadLanguage`, and `BadClipTo…` for
+  /// malformed options.
+  public func autosuggest(_ input: String, options: AutosuggestOptions = AutosuggestOptions())
+    throws(ThreeWordAPIError) -> [ThreeWordSuggestion]
+  {
+    if input.isEmpty { throw ThreeWordAPIError(.badInput, "input must be specified") }
+    guard (1...100).contains(options.nResults) else {
+      throw ThreeWordAPIError(
+        .badNResults, "n-results must be a positive integer less than or equal to 100")
+    }
+    let clips = try Clips(options)
+    let codecs: [ThreeWordCodec]
+    if let language = options.language {
+      codecs = [try codec(language)]
+    } else {
+      codecs = languages.languages.map { languages.codecs[$0.code]! }
+    }
+    let body = input.drop { $0 == "/" }.lowercased()
+    let parts = body.split(omittingEmptySubsequences: false) {
+      Self.separators.contains($0) || Self.didYouMeanSeparators.contains($0)
+    }.filter { !$0.isEmpty }
+    guard parts.count == 3 else { return [] }
+    let typed = parts.map { $0.unicodeScalars.map(\.value) }
+
+    var found: [Candidate] = []
+    for (i, codec) in codecs.enumerated() {
+      candidates(typed, codec: codec, language: i, clips: clips, focus: options.focus, &found)
+    }
+    // Ties in cost and distance (no focus) fall back to the word numbers, i.e. alphabetical.
+    found.sort { ($0.cost, $0.distance, $0.key) < ($1.cost, $1.distance, $1.key) }
+    var seen: Set<Candidate.Key> = []
+    var suggestions: [ThreeWordSuggestion] = []
+    for f in found where suggestions.count < options.nResults && seen.insert(f.key).inserted {
+      let codec = codecs[f.key.language]
+      let list = codec.words.words
+      let words = list[f.key.a] + "." + list[f.key.b] + "." + list[f.key.c]
+      suggestions.append(
+        ThreeWordSuggestion(
+          address: address(of: f.square, words: words, codec: codec),
+          rank: suggestions.count + 1, editDistance: f.cost,
+          distanceToFocusKm: options.focus.map { _ in Int((f.distance / 1_000).rounded()) }))
+    }
+    return suggestions
+  }
+
+  /// A decoded candidate; its words are only spelt out if it makes the cut.
+  private struct Candidate {
+    struct Key: Hashable, Comparable {
+      var language: Int
+      var a: Int
+      var b: Int
+      var c: Int
+      static func < (x: Key, y: Key) -> Bool {
+        (x.language, x.a, x.b, x.c) < (y.language, y.a, y.b, y.c)
+      }
+    }
+    var key: Key
+    var square: GridSquare
+    var cost: Int
+    var distance: Double
+  }
+
+  private func candidates(
+    _ typed: [[UInt32]], codec: ThreeWordCodec, language: Int, clips: Clips, focus: Coordinate?,
+    _ found: inout [Candidate]
+  ) {
+    let list = codec.words
+    // buckets[word][colour][cost] = word ids.
+    let empty: [[Int]] = [[], [], []]
+    var buckets = [[[[Int]]]](
+      repeating: [[[Int]]](repeating: empty, count: 4), count: 3)
+    for w in 0..<3 {
+      for (id, distance) in list.nearMisses(of: typed[w]) {
+        buckets[w][id & 3][distance].append(id)
+      }
+    }
+    // An unfinished third word: every word it starts.
+    for id in list.ids(withPrefix: typed[2]).prefix(Self.autosuggestBudget * 4)
+    where list.scalars[id] != typed[2] {
+      buckets[2][id & 3][0].append(id)
+    }
+    var decoded = 0
+    tiers: for cost in 0...2 {
+      for colour in 0..<4 {
+        for c0 in 0...cost {
+          for c1 in 0...(cost - c0) {
+            let c2 = cost - c0 - c1
+            guard c2 <= 2 else { continue }
+            for a in buckets[0][colour][c0] {
+              for b in buckets[1][colour][c1] {
+                for c in buckets[2][colour][c2] {
+                  if decoded >= Self.autosuggestBudget { break tiers }
+                  decoded += 1
+                  guard let square = codec.square(wordIDs: a, b, c) else { continue }
+                  let bounds = SquareGrid.bounds(of: square)
+                  let centre = try! Coordinate(
+                    latitude: (bounds.south + bounds.north) / 2,
+                    longitude: (bounds.west + bounds.east) / 2)
+                  guard clips.admit(centre) else { continue }
+                  let distance =
+                    focus.map {
+                      greatCircleDistance(from: $0, to: centre, radius: 6_371_008.8)
+                    } ?? 0
+                  found.append(
+                    Candidate(
+                      key: Candidate.Key(language: language, a: a, b: b, c: c), square: square,
+                      cost: cost, distance: distance))
+                }
+              }
+            }
+          }
+        }
+      }
+    }
+  }
+}
+
+/// The validated clip options of one autosuggest request.
+struct Clips {
+  var circle: (centre: Coordinate, radius: Double)?
+  var box: (south: Double, west: Double, north: Double, east: Double)?
+  var polygon: [Coordinate]?
+  var countries: Set<String>?
+
+  init(_ options: AutosuggestOptions) throws(ThreeWordAPIError) {
+    if let c = options.clipToCircle {
+      guard c.radiusKm.isFinite, c.radiusKm > 0 else {
+        throw ThreeWordAPIError(
+          .badClipToCircle, "clip-to-circle must be lat,lng,kilometres with kilometres > 0")
+      }
+      circle = (c.centre, c.radiusKm * 1_000)
+    }
+    if let b = options.clipToBoundingBox {
+      guard b.southwest.latitude <= b.northeast.latitude else {
+        throw ThreeWordAPIError(
+          .badClipToBoundingBox,
+          "clip-to-bounding-box must be south,west,north,east with south <= north")
+      }
+      box = (
+        b.southwest.latitude, b.southwest.longitude, b.northeast.latitude, b.northeast.longitude
+      )
+    }
+    if let p = options.clipToPolygon {
+      guard (4...25).contains(p.count), p.first == p.last else {
+        throw ThreeWordAPIError(
+          .badClipToPolygon,
+          "clip-to-polygon must be 4 to 25 lat,lng points, the last the same as the first")
+      }
+      polygon = p
+    }
+    if let countries = options.clipToCountry {
+      guard !countries.isEmpty,
+        countries.allSatisfy({ $0.count == 2 && $0.allSatisfy { $0.isASCII && $0.isLetter } })
+      else {
+        throw ThreeWordAPIError(
+          .badClipToCountry, "clip-to-country must be ISO 3166-1 alpha-2 country codes")
+      }
+      self.countries = Set(countries.map { $0.uppercased() })
+    }
+  }
+
+  func admit(_ point: Coordinate) -> Bool {
+    if let circle,
+      greatCircleDistance(from: circle.centre, to: point, radius: 6_371_008.8) > circle.radius
+    {
+      return false
+    }
+    if let box {
+      guard point.latitude >= box.south, point.latitude <= box.north else { return false }
+      let inside =
+        box.west <= box.east
+        ? point.longitude >= box.west && point.longitude <= box.east
+        : point.longitude >= box.west || point.longitude <= box.east
+      if !inside { return false }
+    }
+    if let polygon, !Self.ringContains(polygon, point) { return false }
+    if let countries, !countries.contains("ZZ") { return false }
+    return true
+  }
+
+  /// Even-odd rule in plain latitude/longitude, as for a small polygon.
+  static func ringContains(_ ring: [Coordinate], _ point: Coordinate) -> Bool {
+    var inside = false
+    var j = ring.count - 1
+    for i in ring.indices {
+      let a = ring[i]
+      let b = ring[j]
+      if (a.latitude > point.latitude) != (b.latitude > point.latitude) {
+        let lng =
+          a.longitude + (point.latitude - a.latitude) / (b.latitude - a.latitude)
+          * (b.longitude - a.longitude)
+        if point.longitude < lng { inside.toggle() }
+      }
+      j = i
+    }
+    return inside
+  }
+}
