@@ -23,9 +23,17 @@ import Testing
     #expect(track.points[1].speed == 5)
   }
 
-  @Test func emptySegmentsAreIgnoredAndSegmentsJoinInOrder() throws {
+  @Test func emptySegmentsAreIgnoredAndSegmentBoundariesAreKept() throws {
     let track = try readFixture("bom-gpx11.gpx").tracks[0]
     #expect(track.points.map(\.coordinate.longitude) == [139.7671, 139.7680, 139.7690, 139.7710])
+    #expect(track.segmentStarts == [2])
+  }
+
+  @Test func segmentsSurviveAWriteAndReadBack() throws {
+    let trace = try readFixture("bom-gpx11.gpx")
+    let again = try Trace(data: Data(trace.gpxText.utf8), file: "again.gpx", format: .gpx)
+    #expect(again.tracks[0].segmentStarts == [2])
+    #expect(again.tracks[0].points.count == 4)
   }
 
   @Test func timeZoneOffsetsAreConvertedToUTC() throws {

@@ -3,8 +3,9 @@ import Geo
 /// Reads GPX 1.0 and 1.1.
 ///
 /// Mapping:
-/// - each `<trk>` becomes one track named by its `<name>`; its `<trkseg>` segments are joined in
-///   order (a gap between segments is a longer step), and empty segments are ignored;
+/// - each `<trk>` becomes one track named by its `<name>`; its `<trkseg>` segments follow each
+///   other in order, with their boundaries kept in ``TraceTrack/segmentStarts`` (a trajectory
+///   treats the gap as one longer step), and empty segments are ignored;
 /// - each `<rte>` becomes one track of its `<rtept>` points;
 /// - top-level `<wpt>` points (Xcode's timed waypoints) become one track named `waypoints`, placed
 ///   where the first one appears;
@@ -61,6 +62,11 @@ struct GPXImporter: XMLHandler {
       current = TraceTrack(points: [])
       currentDepth = depth
       currentKind = element
+    case "trkseg" where currentKind == "trk" && current != nil:
+      let start = current!.points.count
+      if start > 0 && current!.segmentStarts.last != start {
+        current!.segmentStarts.append(start)
+      }
     case "trkpt" where currentKind == "trk" && current != nil,
       "rtept" where currentKind == "rte" && current != nil,
       "wpt" where depth == 2:

@@ -34,7 +34,7 @@ extension Trace {
     return out
   }
 
-  /// GPX 1.1: one `<trk>` with one `<trkseg>` per track.
+  /// GPX 1.1: one `<trk>` per track, with a `<trkseg>` per segment.
   ///
   /// Elevation and time are GPX elements; speed and course go in Garmin's
   /// `TrackPointExtension` (v2), accuracy in a `geosim:accuracy` extension. Numbers are written
@@ -52,7 +52,9 @@ extension Trace {
       out += "  <trk>\n"
       if let name = track.name { out += "    <name>\(Trace.escapeXML(name))</name>\n" }
       out += "    <trkseg>\n"
-      for p in track.points {
+      let breaks = Set(track.segmentStarts)
+      for (index, p) in track.points.enumerated() {
+        if breaks.contains(index) { out += "    </trkseg>\n    <trkseg>\n" }
         out += "      <trkpt lat=\"\(Trace.number(p.coordinate.latitude))\""
         out += " lon=\"\(Trace.number(p.coordinate.longitude))\">"
         if let e = p.elevation { out += "<ele>\(Trace.number(e))</ele>" }

@@ -38,11 +38,15 @@ public struct TraceTrack: Hashable, Sendable {
   public var name: String?
   /// The points in file order.
   public var points: [TracePoint]
+  /// Where each segment after the first begins, as indices into ``points`` (a GPX file's
+  /// `<trkseg>` boundaries: a recording gap). Empty for a single segment.
+  public var segmentStarts: [Int]
 
   /// Creates a track.
-  public init(name: String? = nil, points: [TracePoint]) {
+  public init(name: String? = nil, points: [TracePoint], segmentStarts: [Int] = []) {
     self.name = name
     self.points = points
+    self.segmentStarts = segmentStarts
   }
 }
 
