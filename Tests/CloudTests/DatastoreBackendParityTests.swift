@@ -77,7 +77,7 @@ import Testing
     return queries
   }
 
-  @Test(arguments: [SpatialBackendKind.inMemory, .sqlite(directory: nil)])
+  @Test(arguments: [SpatialBackendKind.strtree, .inMemory, .sqlite(directory: nil)])
   func everyQueryShapeMatchesBruteForce(_ kind: SpatialBackendKind) throws {
     let truth = GeoDatastore(seed: 11, backend: .bruteForce)
     let candidate = GeoDatastore(seed: 11, backend: kind)
@@ -93,8 +93,40 @@ import Testing
     #expect(nonEmpty > 100)
   }
 
+  /// k-nearest straight on the backends, on clustered points (so an estimate from the mean
+  /// density starts far too small or too large) and with k beyond the point count.
+  @Test(arguments: [SpatialBackendKind.strtree, .inMemory, .sqlite(directory: nil)])
+  func nearestMatchesBruteForceOnClusteredPoints(_ kind: SpatialBackendKind) throws {
+    var random = SplitMix64(seed: 3)
+    var points: [Coordinate] = []
+    for _ in 0..<500 {
+      points.append(
+        try Coordinate(
+          latitude: 35.68 + Double.random(in: -0.01...0.01, using: &random),
+          longitude: 139.76 + Double.random(in: -0.01...0.01, using: &random)))
+    }
+    points += [
+      try Coordinate(latitude: -89.9, longitude: -179.9),
+      try Coordinate(latitude: 0, longitude: 180),
+    ]
+    let truth = BruteForceBackend()
+    truth.load(points)
+    let backend = try kind.makeForTesting()
+    try backend.load([])
+    #expect(try backend.nearest(3, to: points[0]).isEmpty)
+    #expect(try backend.within(distance: .infinity, of: points[0]).isEmpty)
+    try backend.load(points)
+    let centers = [points[0], points[500], try Coordinate(latitude: -35.68, longitude: -40.24)]
+    for center in centers {
+      for k in [1, 2, 10, 499, 501, 502, 600] {
+        #expect(
+          try backend.nearest(k, to: center) == truth.nearest(k, to: center), "\(kind) k=\(k)")
+      }
+    }
+  }
+
   @Test func backendsFollowChangesToTheClass() throws {
-    for kind in [SpatialBackendKind.bruteForce, .inMemory, .sqlite(directory: nil)] {
+    for kind in [SpatialBackendKind.bruteForce, .strtree, .inMemory, .sqlite(directory: nil)] {
       let store = GeoDatastore(backend: kind)
       let tokyo = try GeoPoint(latitude: 35.681236, longitude: 139.767125)
       let object = try store.create(className: "Station", fields: ["geo": tokyo.json])
@@ -127,6 +159,17 @@ import Testing
     #expect(try reopened.nearest(1, to: points[1]).map(\.row) == [1])
     #expect(throws: CloudError.self) {
       try SQLiteBackend(path: directory.appendingPathComponent("no/such/dir.sqlite").path)
+    }
+  }
+}
+
+extension SpatialBackendKind {
+  fileprivate func makeForTesting() throws -> any SpatialBackend {
+    switch self {
+    case .bruteForce: BruteForceBackend()
+    case .strtree: STRtreeBackend()
+    case .inMemory: InMemoryIndexBackend()
+    case .sqlite: try SQLiteBackend(path: ":memory:")
     }
   }
 }

@@ -43,10 +43,10 @@ public final class GeoDatastore {
   ///
   /// - Parameters:
   ///   - seed: fixes the sequence of object ids.
-  ///   - backend: the spatial index for GeoPoint fields.
+  ///   - backend: the spatial index for GeoPoint fields; GEOS's STRtree by default.
   ///   - simulation: the world whose clock dates objects and whose log records queries.
   public init(
-    seed: UInt64 = 0, backend: SpatialBackendKind = .inMemory, simulation: Simulation? = nil
+    seed: UInt64 = 0, backend: SpatialBackendKind = .strtree, simulation: Simulation? = nil
   ) {
     self.backendKind = backend
     self.simulation = simulation

@@ -87,76 +87,43 @@ public final class SQLiteBackend: SpatialBackend {
 
   /// The `k` nearest points: radius searches from 1 km, widened fourfold until k are found.
   public func nearest(_ k: Int, to center: Coordinate) throws -> [SpatialHit] {
-    let wanted = min(k, pointCount)
-    guard wanted > 0 else { return [] }
-    var distance = 1_000.0
-    while true {
-      let reachesEverything = distance >= Double.pi * GeoDatastore.earthRadius
-      let hits = try within(distance: reachesEverything ? .infinity : distance, of: center)
-      if hits.count >= wanted || reachesEverything { return Array(hits.prefix(wanted)) }
-      distance *= 4
+    try LonLatCover.nearest(min(k, pointCount), initialDistance: 1_000) {
+      try within(distance: $0, of: center)
     }
   }
 
   /// The rows inside the box: one or two R*Tree range searches, checked exactly.
   public func rows(in bounds: CoordinateBounds) throws -> [Int] {
     var rows: [Int] = []
-    var ranges: [(Double, Double)] =
-      bounds.crossesAntimeridian
-      ? [(bounds.west, 180), (-180, bounds.east)] : [(bounds.west, bounds.east)]
-    // Coordinates normalize longitude 180 to −180, which an east edge of 180 includes.
-    if !bounds.crossesAntimeridian && bounds.east == 180 { ranges.append((-180, -180)) }
-    for (west, east) in ranges {
-      try search(south: bounds.south, north: bounds.north, west: west, east: east) { row, point in
+    for range in LonLatCover.ranges(in: bounds) {
+      try search(range) { row, point in
         if bounds.contains(point) { rows.append(row) }
       }
     }
-    rows.sort()
     // Two ranges may both hold a point on their shared edge.
-    return rows.enumerated().filter { $0.offset == 0 || rows[$0.offset - 1] != $0.element }.map(
-      \.element)
+    return LonLatCover.sortedUnique(rows)
   }
 
   // MARK: Candidates
 
-  /// Calls `body` with every point in the latitude–longitude box enclosing a spherical cap
-  /// (possibly a point more than once when ranges overlap; callers' exact checks dedupe).
+  /// Calls `body` with every point in the latitude–longitude ranges enclosing a spherical cap,
+  /// each once.
   private func forEachCandidate(
     inCapOf angle: Double, around center: Coordinate, _ body: (Int, Coordinate) -> Void
   ) throws {
-    // A margin of 1e-9° (0.1 mm) covers rounding; the exact check removes the extras.
-    let margin = 1e-9
-    let degrees = angle * 180 / .pi
-    let south = center.latitude - degrees - margin
-    let north = center.latitude + degrees + margin
     var seen = Set<Int>()
-    let report: (Int, Coordinate) -> Void = { row, point in
-      if seen.insert(row).inserted { body(row, point) }
+    for range in LonLatCover.ranges(inCapOf: angle, around: center) {
+      try search(range) { row, point in
+        if seen.insert(row).inserted { body(row, point) }
+      }
     }
-    if angle >= .pi / 2 || south <= -90 || north >= 90 {
-      try search(south: max(-90, south), north: min(90, north), west: -180, east: 180, report)
-      return
-    }
-    let ratio = sin(angle) / cos(center.latitude * .pi / 180)
-    guard ratio < 1 else {
-      try search(south: south, north: north, west: -180, east: 180, report)
-      return
-    }
-    let halfWidth = asin(ratio) * 180 / .pi + margin
-    let west = center.longitude - halfWidth
-    let east = center.longitude + halfWidth
-    try search(south: south, north: north, west: max(-180, west), east: min(180, east), report)
-    if west < -180 { try search(south: south, north: north, west: west + 360, east: 180, report) }
-    if east >= 180 { try search(south: south, north: north, west: -180, east: east - 360, report) }
   }
 
-  private func search(
-    south: Double, north: Double, west: Double, east: Double, _ body: (Int, Coordinate) -> Void
-  ) throws {
-    sqlite3_bind_double(select, 1, south)
-    sqlite3_bind_double(select, 2, north)
-    sqlite3_bind_double(select, 3, west)
-    sqlite3_bind_double(select, 4, east)
+  private func search(_ range: LonLatRange, _ body: (Int, Coordinate) -> Void) throws {
+    sqlite3_bind_double(select, 1, range.south)
+    sqlite3_bind_double(select, 2, range.north)
+    sqlite3_bind_double(select, 3, range.west)
+    sqlite3_bind_double(select, 4, range.east)
     defer { sqlite3_reset(select) }
     while true {
       // sqlite3_step returns SQLITE_ROW per row, then SQLITE_DONE; anything else is an error.

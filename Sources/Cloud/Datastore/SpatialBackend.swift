@@ -36,7 +36,10 @@ public protocol SpatialBackend: AnyObject {
 public enum SpatialBackendKind: Hashable, Sendable, CustomStringConvertible {
   /// ``BruteForceBackend``: compares every point; the reference the others are tested against.
   case bruteForce
-  /// ``InMemoryIndexBackend``: Geo's ``PointIndex`` k-d tree over unit vectors (the default).
+  /// ``STRtreeBackend``: GEOS's STRtree over longitude–latitude envelopes, in memory (the
+  /// default).
+  case strtree
+  /// ``InMemoryIndexBackend``: Geo's ``PointIndex`` k-d tree over unit vectors, in memory.
   case inMemory
   /// ``SQLiteBackend``: an R*Tree in a database file per class and field, named
   /// `<class>.<field>.sqlite` in `directory` (`nil` keeps the database in memory).
@@ -46,6 +49,7 @@ public enum SpatialBackendKind: Hashable, Sendable, CustomStringConvertible {
   public var description: String {
     switch self {
     case .bruteForce: "bruteForce"
+    case .strtree: "strtree"
     case .inMemory: "inMemory"
     case .sqlite: "sqlite"
     }
@@ -59,6 +63,7 @@ public enum SpatialBackendKind: Hashable, Sendable, CustomStringConvertible {
           .path)
     case .sqlite(nil): try SQLiteBackend(path: ":memory:")
     case .bruteForce: BruteForceBackend()
+    case .strtree: STRtreeBackend()
     case .inMemory: InMemoryIndexBackend()
     }
   }
@@ -95,12 +100,12 @@ public final class BruteForceBackend: SpatialBackend {
   }
 }
 
-/// The default backend: Geo's ``PointIndex`` with the spherical metric.
+/// An in-memory alternative to the default ``STRtreeBackend``: Geo's ``PointIndex`` with the
+/// spherical metric.
 ///
-/// GEOS's STRtree indexes planar envelopes, so a spherical radius, the poles and the
-/// antimeridian would all need special cases on top of it; Geo's own documentation sends point
-/// queries to ``PointIndex``, whose 3D unit-vector tree has none of those problems and answers
-/// exact radius, k-nearest and box queries. It is rebuilt in O(n log n) when the class changes.
+/// Its 3D unit-vector tree needs no special cases for the poles or the antimeridian and answers
+/// exact radius, k-nearest and box queries directly. It is rebuilt in O(n log n) when the class
+/// changes.
 public final class InMemoryIndexBackend: SpatialBackend {
   private var index = PointIndex<Int32>([])
   private let metric = DistanceMetric.sphere(radius: GeoDatastore.earthRadius)
