@@ -6,7 +6,17 @@ import Testing
 
 @Suite struct GeocoderTests {
   let phone = Phone(simulation: Simulation(seed: 1), geos: GEOSContext(), sensor: nil)
+
+  /// An app with nothing to do: replies go to a running app.
+  final class IdleApp: SimulatedApp {
+    func didLaunch(on phone: Phone, reason: LaunchReason) {}
+  }
+
   func geocoder(_ parameters: GeocodingParameters = GeocodingParameters()) throws -> Geocoder {
+    if phone.appState == .notRunning {
+      phone.install { IdleApp() }
+      try phone.launchApp()
+    }
     let gazetteer = try Gazetteer(geoJSON: Data(nestedGazetteerJSON.utf8), context: phone.geos)
     return Geocoder(
       phone: phone, service: GeocodingService(gazetteer: gazetteer, parameters: parameters))
@@ -38,6 +48,23 @@ import Testing
     #expect(replies.items[0].time == .seconds(0.3))
     #expect(replies.items[0].names! == ["丸の内１丁目"])
     #expect(!geocoder.isGeocoding)
+  }
+
+  @Test func aSuspendedAppHearsTheReplyWhenItRunsAgain() throws {
+    let geocoder = try geocoder()
+    let replies = Replies()
+    geocoder.reverseGeocodeLocation(try fix(35.68, 139.76), completionHandler: record(replies))
+    phone.sendAppToBackground()
+    try phone.simulation.run(until: .seconds(30))
+    #expect(phone.appState == .suspended)
+    // The reply came at 0.3 s, while the app still ran in its grace period.
+    #expect(replies.items.count == 1)
+    geocoder.reverseGeocodeLocation(try fix(35.68, 139.77), completionHandler: record(replies))
+    try phone.simulation.run(until: .seconds(60))
+    #expect(replies.items.count == 1)
+    phone.bringAppToForeground()
+    try phone.simulation.run(until: .seconds(61))
+    #expect(replies.items.map(\.time) == [.seconds(0.3), .seconds(60)])
   }
 
   @Test func openSeaGivesNoResult() throws {

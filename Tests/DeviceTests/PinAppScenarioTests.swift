@@ -42,6 +42,9 @@ import Testing
 
   func run(showsUserLocation: Bool) throws -> (PinApp, Phone) {
     let (phone, map) = try makeMap()
+    // The app's process must be running for its completion handlers to be called.
+    phone.install { GeocoderTests.IdleApp() }
+    try phone.launchApp()
     map.showsUserLocation = showsUserLocation
     let gazetteer = try Gazetteer(geoJSON: Data(nestedGazetteerJSON.utf8), context: phone.geos)
     let app = PinApp(

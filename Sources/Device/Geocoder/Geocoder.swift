@@ -178,11 +178,13 @@ public final class Geocoder {
         }
       }
       self.logReply(kind, result, error)
-      completion(result, error)
+      // A suspended app hears the reply when it runs again, as with every callback.
+      self.phone.deliverToApp { completion(result, error) }
     }
     let fail: (GeocodeError) -> Void = { [weak self] e in
-      self?.logReply(kind, nil, e)
-      completion(nil, e)
+      guard let self else { return }
+      self.logReply(kind, nil, e)
+      self.phone.deliverToApp { completion(nil, e) }
     }
     // Scheduling after a non-negative delay cannot fail.
     let handle = try! phone.simulation.schedule(after: max(.zero, service.parameters.latency)) {

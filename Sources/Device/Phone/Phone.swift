@@ -281,6 +281,16 @@ public final class Phone: SimulationEventHandler {
     }
   }
 
+  /// Runs `body` in the app now, or when it next runs if it is suspended; drops it if the app
+  /// is not running (its completion handlers went with its process).
+  func deliverToApp(_ body: @escaping () -> Void) {
+    switch appState {
+    case .foreground, .background: body()
+    case .suspended: deferred.append(body)
+    case .notRunning: break
+    }
+  }
+
   // MARK: Authorization
 
   func requestAuthorization(always: Bool, from manager: LocationManager) {
