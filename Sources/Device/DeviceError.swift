@@ -1,5 +1,6 @@
-/// A misuse of the simulated phone: an argument out of its domain, or a request that the
-/// phone's state does not allow. The message names the value and what was expected.
+/// A misuse of the simulated phone: an argument out of its domain, a request that the phone's
+/// state does not allow, or a notification request UserNotifications would refuse. The message
+/// names the value and what was expected.
 public struct DeviceError: Error, Hashable, Sendable, CustomStringConvertible {
   /// The kind of error. New kinds may be added.
   public struct Code: Hashable, Sendable, CustomStringConvertible {
@@ -10,6 +11,17 @@ public struct DeviceError: Error, Hashable, Sendable, CustomStringConvertible {
     public static let invalidTrajectory = Code(name: "invalidTrajectory")
     /// A request the phone's current state does not allow (no app installed, no prompt shown).
     public static let invalidState = Code(name: "invalidState")
+    /// A notification trigger that UserNotifications rejects when it is created, such as a time
+    /// interval that is not positive, or shorter than 60 seconds while repeating. On a device
+    /// this is an `NSInternalInconsistencyException` that ends the app.
+    public static let invalidTrigger = Code(name: "invalidTrigger")
+    /// Delivering a notification identifier that has no pending request.
+    public static let notPending = Code(name: "notPending")
+    /// Delivering a time-triggered notification before its fire time.
+    public static let notDue = Code(name: "notDue")
+    /// A location trigger would exceed the regions an app may monitor (20, shared with region
+    /// monitoring [A]).
+    public static let tooManyRegions = Code(name: "tooManyRegions")
     /// The code's name.
     public var description: String { name }
   }

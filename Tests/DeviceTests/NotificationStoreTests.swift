@@ -225,11 +225,11 @@ private func history(_ log: EventLog) -> [String] {
   @Test func deliveringAnUnknownOrNotYetDueRequestThrows() throws {
     let store = NotificationStore(log: EventLog())
     store.add(try timed("tea", after: 180), at: .zero)
-    let early = #expect(throws: NotificationError.self) {
+    let early = #expect(throws: DeviceError.self) {
       try store.deliver(identifier: "tea", at: .seconds(179))
     }
     #expect(early?.code == .notDue)
-    let unknown = #expect(throws: NotificationError.self) {
+    let unknown = #expect(throws: DeviceError.self) {
       try store.deliver(identifier: "coffee", at: .seconds(200))
     }
     #expect(unknown?.code == .notPending)
@@ -337,7 +337,7 @@ private func history(_ log: EventLog) -> [String] {
   func invalidTimeIntervalsThrowWithAClearMessage(
     seconds: Double, repeats: Bool, phrase: String
   ) throws {
-    let error = #expect(throws: NotificationError.self) {
+    let error = #expect(throws: DeviceError.self) {
       try timed("bad", after: seconds, repeats: repeats)
     }
     #expect(error?.code == .invalidTrigger)

@@ -133,7 +133,7 @@ private func alarm(_ id: String, at center: Coordinate = tokyoStation, radius: D
     var error: (any Error)?
     center.add(try alarm("one-too-many")) { error = $0 }
     try phone.simulation.run(until: .seconds(10))
-    #expect((error as? NotificationError)?.code == .tooManyRegions)
+    #expect((error as? DeviceError)?.code == .tooManyRegions)
   }
 
   @Test func withoutNotificationPermissionNothingIsPresented() throws {

@@ -213,17 +213,17 @@ public final class NotificationStore {
   /// non-repeating request leaves the pending list; a repeating one stays: a time trigger
   /// re-arms to fire its interval after `now`, a location trigger waits for the next crossing.
   ///
-  /// - Throws: ``NotificationError/Code/notPending`` when no request `identifier` is pending,
-  ///   and ``NotificationError/Code/notDue`` when its fire time is after `now`. Location
+  /// - Throws: ``DeviceError/Code/notPending`` when no request `identifier` is pending,
+  ///   and ``DeviceError/Code/notDue`` when its fire time is after `now`. Location
   ///   triggers may be delivered at any time.
   @discardableResult
   public func deliver(identifier: String, at now: SimTime) throws -> DeliveredNotification {
     guard var entry = entries[identifier] else {
-      throw NotificationError(
+      throw DeviceError(
         .notPending, "no pending request \"\(identifier)\" to deliver at \(now)")
     }
     if let fireTime = entry.fireTime, fireTime > now {
-      throw NotificationError(
+      throw DeviceError(
         .notDue, "request \"\(identifier)\" fires at \(fireTime), not at \(now)")
     }
     let notification = DeliveredNotification(request: entry.request, date: now)

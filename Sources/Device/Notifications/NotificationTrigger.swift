@@ -34,7 +34,7 @@ public enum NotificationTrigger: Hashable, Sendable {
     }
   }
 
-  /// Throws ``NotificationError/Code/invalidTrigger`` unless UserNotifications would accept the
+  /// Throws ``DeviceError/Code/invalidTrigger`` unless UserNotifications would accept the
   /// trigger.
   ///
   /// A time interval must be greater than 0 and, when repeating, at least 60 seconds (Apple,
@@ -44,14 +44,14 @@ public enum NotificationTrigger: Hashable, Sendable {
   public func validate() throws {
     guard case .timeInterval(let seconds, let repeats) = self else { return }
     guard seconds > 0 else {
-      throw NotificationError(
+      throw DeviceError(
         .invalidTrigger, "time interval must be greater than 0, got \(seconds) s")
     }
     guard seconds.isFinite else {
-      throw NotificationError(.invalidTrigger, "time interval must be finite, got \(seconds) s")
+      throw DeviceError(.invalidTrigger, "time interval must be finite, got \(seconds) s")
     }
     if repeats && seconds < Self.minimumRepeatingInterval {
-      throw NotificationError(
+      throw DeviceError(
         .invalidTrigger,
         "time interval must be at least 60 s if repeating, got \(seconds) s")
     }

@@ -138,7 +138,7 @@ public final class UserNotificationCenter {
       let owner = RegionMonitor.Owner.notification(request.identifier)
       let replacing = phone.regionMonitor.isWatched(identifier: region.identifier, owner: owner)
       if !replacing && phone.regionMonitor.count >= phone.parameters.maximumMonitoredRegions {
-        let error = NotificationError(
+        let error = DeviceError(
           .tooManyRegions,
           "request \(request.identifier): the app already uses \(phone.parameters.maximumMonitoredRegions) regions"
         )
