@@ -33,6 +33,8 @@ public final class Phone: SimulationEventHandler {
 
   private var appFactory: (() -> any SimulatedApp)?
   private var app: (any SimulatedApp)?
+  /// The running app instance, if any (a relaunch replaces it).
+  public var runningApp: (any SimulatedApp)? { app }
   private var managers: [WeakManager] = []
   private var managerCount = 0
   private var handler: HandlerID!
