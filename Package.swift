@@ -37,6 +37,7 @@ let package = Package(
     .testTarget(
       name: "GeoTests", dependencies: ["Geo", "JSON", "SimKernel"],
       resources: [.copy("Fixtures")]),
+    .testTarget(name: "JSONTests", dependencies: ["JSON"]),
     .testTarget(name: "SimKernelTests", dependencies: ["SimKernel"]),
     .testTarget(name: "DeviceTests", dependencies: ["Device", "Geo", "SimKernel"]),
     .testTarget(name: "CloudTests", dependencies: ["Cloud", "Geo", "JSON", "SimKernel"]),

@@ -112,10 +112,38 @@ extension JSONValue: Codable {
 }
 
 /// A JSON document that could not be parsed.
+///
+/// Errors from ``JSONDocument`` carry the line and column where the syntax broke; errors from
+/// ``JSONValue/init(parsing:)`` name the place in their message only.
 public struct JSONSyntaxError: Error, Hashable, Sendable, CustomStringConvertible {
-  /// Where and how the syntax broke, as the parser reports it.
+  /// What was expected (and what was found instead), without the position.
   public let message: String
+  /// The 1-based line where the syntax broke, when known.
+  public let line: Int?
+  /// The 1-based column (in Unicode scalars) where the syntax broke, when known.
+  public let column: Int?
 
-  /// The message.
-  public var description: String { "invalid JSON: \(message)" }
+  /// An error saying `message`, at `line` and `column` when they are known.
+  public init(message: String, line: Int? = nil, column: Int? = nil) {
+    self.message = message
+    self.line = line
+    self.column = column
+  }
+
+  /// An error saying `message` at `location`.
+  public init(message: String, at location: JSONSourceLocation) {
+    self.init(message: message, line: location.line, column: location.column)
+  }
+
+  /// Where the syntax broke, when both line and column are known.
+  public var location: JSONSourceLocation? {
+    guard let line, let column else { return nil }
+    return JSONSourceLocation(line: line, column: column)
+  }
+
+  /// `invalid JSON: line L, column C: message`, or `invalid JSON: message` without a position.
+  public var description: String {
+    guard let location else { return "invalid JSON: \(message)" }
+    return "invalid JSON: \(location): \(message)"
+  }
 }
