@@ -18,6 +18,9 @@ enum GeoSimTool {
       name: "trace", summary: "inspect, convert and synthesize movement traces",
       run: TraceCommand.run),
     Command(
+      name: "query", summary: "run an NCMB geo query (near, box or REST) on a station dataset",
+      run: QueryCommand.run),
+    Command(
       name: "bench", summary: "run a benchmark suite and print its table (or --json)",
       run: BenchCommand.run),
   ]
@@ -46,6 +49,7 @@ enum GeoSimTool {
         with its line number, the other lines are still answered, and the exit code is 2.
 
       \(TraceCommand.usage)
+      \(QueryCommand.usage)
       geosim bench <suite> [--json]
         suites: \(BenchCommand.suiteNames.joined(separator: ", ")). Build with -c release.
 
