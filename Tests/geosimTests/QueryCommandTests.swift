@@ -260,6 +260,11 @@ private func names(_ out: String) -> [String] {
     #expect(result.code == 0)
     #expect(result.out.hasPrefix("count: 2, returned: 2\n"))
     #expect(names(result.out) == ["東京", "Yurakucho, JY30"])
+    let plain = run([
+      "query", path, "--rest", #"{"code": "JY30"}"#, "--class", "Eki", "--field", "location",
+    ])
+    #expect(plain.out.hasPrefix("count: 1, returned: 1\n"))
+    #expect(plain.out.hasSuffix("\tYurakucho, JY30\t35.675069\t139.763328\n"))
   }
 
   @Test func helpDescribesTheQueryCommand() {

@@ -84,7 +84,8 @@ enum QueryCommand {
       let datastore = GeoDatastore(seed: 0, backend: backend)
       try load(path, into: datastore, className: className, field: field)
       let result = try datastore.find(query)
-      terminal.write(json ? jsonReport(result, query) : plainReport(result, query))
+      terminal.write(
+        json ? jsonReport(result, query, field: field) : plainReport(result, query, field: field))
       return 0
     } catch let error as DatasetError {
       terminal.writeError("geosim query: \(error.message)\n")
@@ -270,7 +271,10 @@ enum QueryCommand {
     let kilometers: Double?
   }
 
-  private static func rows(_ result: DatastoreResult, _ query: DatastoreQuery) -> [Row] {
+  /// The rows of a result; without a geo condition the points come from `field`.
+  private static func rows(_ result: DatastoreResult, _ query: DatastoreQuery, field: String)
+    -> [Row]
+  {
     result.objects.map { object in
       var name: String?
       if case .string(let s)? = object.fields["name"] { name = s }
@@ -284,15 +288,17 @@ enum QueryCommand {
             from: $0.coordinate, to: center.coordinate, radius: GeoDatastore.earthRadius) / 1000
         }
       case .box(let field, _, _)?: point = object.geoPoint(field)
-      case nil: point = object.geoPoint("geo")
+      case nil: point = object.geoPoint(field)
       }
       return Row(objectId: object.objectId, name: name, point: point, kilometers: kilometers)
     }
   }
 
-  private static func plainReport(_ result: DatastoreResult, _ query: DatastoreQuery) -> String {
+  private static func plainReport(
+    _ result: DatastoreResult, _ query: DatastoreQuery, field: String
+  ) -> String {
     var out = "count: \(result.count), returned: \(result.objects.count)\n"
-    for row in rows(result, query) {
+    for row in rows(result, query, field: field) {
       var cells = [row.objectId, row.name ?? ""]
       cells.append(row.point.map { JSONText.number($0.latitude) } ?? "")
       cells.append(row.point.map { JSONText.number($0.longitude) } ?? "")
@@ -302,8 +308,10 @@ enum QueryCommand {
     return out
   }
 
-  private static func jsonReport(_ result: DatastoreResult, _ query: DatastoreQuery) -> String {
-    let results: [JSONValue] = rows(result, query).map { row in
+  private static func jsonReport(
+    _ result: DatastoreResult, _ query: DatastoreQuery, field: String
+  ) -> String {
+    let results: [JSONValue] = rows(result, query, field: field).map { row in
       var members: [String: JSONValue] = [
         "objectId": .string(row.objectId), "name": row.name.map(JSONValue.string) ?? .null,
         "latitude": row.point.map { .number($0.latitude) } ?? .null,
