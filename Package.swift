@@ -10,6 +10,7 @@ let package = Package(
     .library(name: "Device", targets: ["Device"]),
     .library(name: "Cloud", targets: ["Cloud"]),
     .library(name: "Traces", targets: ["Traces"]),
+    .library(name: "Replay", targets: ["Replay"]),
     .executable(name: "geosim", targets: ["geosim"]),
   ],
   targets: [
@@ -32,6 +33,8 @@ let package = Package(
       name: "Cloud", dependencies: ["CSQLite", "Geo", "JSON", "SimKernel"],
       resources: [.copy("Resources/languages")]),
     .target(name: "Traces", dependencies: ["Device", "Geo", "JSON", "SimKernel"]),
+    .target(
+      name: "Replay", dependencies: ["Cloud", "Device", "Geo", "JSON", "SimKernel", "Traces"]),
     .executableTarget(
       name: "geosim", dependencies: ["Cloud", "Device", "Geo", "JSON", "SimKernel", "Traces"]),
     .testTarget(
@@ -43,6 +46,9 @@ let package = Package(
     .testTarget(name: "CloudTests", dependencies: ["Cloud", "Geo", "JSON", "SimKernel"]),
     .testTarget(
       name: "TracesTests", dependencies: ["Traces", "Device", "Geo", "SimKernel"],
+      resources: [.copy("Fixtures")]),
+    .testTarget(
+      name: "ReplayTests", dependencies: ["Replay", "Device", "Geo", "JSON", "SimKernel"],
       resources: [.copy("Fixtures")]),
     .testTarget(name: "geosimTests", dependencies: ["geosim"]),
   ],

@@ -1,0 +1,302 @@
+import Cloud
+import Foundation
+import Geo
+import JSON
+import SimKernel
+
+extension World {
+  /// Evaluates the scenario's expectations after ``run()``.
+  public func result() -> ReplayResult {
+    var result = ReplayResult(scenario: scenario)
+    result.timelineErrors = timelineErrors.map(\.description)
+    result.eventCount = simulation.log.entries.count
+    result.expectations = scenario.expectations.map(evaluate)
+    return result
+  }
+
+  private func evaluate(_ expectation: Expectation) -> ExpectationResult {
+    let name = expectation.name
+    func outcome(_ kind: String, _ passed: Bool, _ message: String, at time: Double? = nil)
+      -> ExpectationResult
+    {
+      ExpectationResult(name: name, kind: kind, passed: passed, message: message, time: time)
+    }
+    switch expectation.rule {
+    case .notificationAfterEntry(let prefix, let region, let within):
+      let kind = "notificationAfterEntry"
+      let delivered = simulation.log.entries(source: "notifications", event: "delivered")
+        .first { entry in
+          if case .string(let id)? = entry["identifier"] { return id.hasPrefix(prefix) }
+          return false
+        }
+      let regionText =
+        "the region \(Self.text(region.center)) r = \(JSONText.number(region.radius)) m"
+      guard let entry = Truth.firstEntry(into: region, along: trueSamples) else {
+        if let delivered {
+          return outcome(
+            kind, false,
+            "expected no notification, as the true trace never enters \(regionText); "
+              + "one (\"\(prefix)…\") was delivered at \(Self.seconds(delivered.time))",
+            at: delivered.time.seconds)
+        }
+        return outcome(
+          kind, false,
+          "the true trace never enters \(regionText), so no notification can be judged")
+      }
+      let entered = "the true entry into \(regionText) at \(Self.seconds(entry.time))"
+      guard let delivered else {
+        return outcome(
+          kind, false,
+          "expected a notification \"\(prefix)…\" within \(JSONText.number(within)) s of "
+            + "\(entered); none was delivered",
+          at: entry.time.seconds)
+      }
+      let delay = (delivered.time - entry.time).seconds
+      let passed = abs(delay) <= within
+      return outcome(
+        kind, passed,
+        "expected a notification \"\(prefix)…\" within \(JSONText.number(within)) s of "
+          + "\(entered); it was delivered at \(Self.seconds(delivered.time)), "
+          + "\(Self.signed(delay)) s after",
+        at: delivered.time.seconds)
+
+    case .noRequestNear(let coordinate, let tolerance):
+      let kind = "noRequestNear"
+      for entry in simulation.log.entries(source: "network", event: "request") {
+        for found in RequestCoordinates.extract(from: entry) {
+          let distance = Geodesic.wgs84.inverse(from: coordinate, to: found).distance
+          if distance <= tolerance {
+            let service: String
+            if case .string(let s)? = entry["service"] { service = s } else { service = "?" }
+            return outcome(
+              kind, false,
+              "expected no request within \(JSONText.number(tolerance)) m of "
+                + "\(Self.text(coordinate)); a request to \(service) at "
+                + "\(Self.seconds(entry.time)) carried \(Self.text(found))",
+              at: entry.time.seconds)
+          }
+        }
+      }
+      return outcome(
+        kind, true,
+        "no request came within \(JSONText.number(tolerance)) m of \(Self.text(coordinate))")
+
+    case .state(let path, let expected, let at):
+      let kind = "state"
+      let time = at ?? scenario.duration
+      let state = snapshots[time] ?? .null
+      let actual = StatePath.value(at: path, in: state)
+      let when = at.map { "at \(JSONText.number($0)) s" } ?? "at the end"
+      guard let actual else {
+        return outcome(
+          kind, false,
+          "expected \(path) to be \(expected.jsonText) \(when); the screen has no \(path) "
+            + "(state: \(state.jsonText))", at: time)
+      }
+      return outcome(
+        kind, actual == expected,
+        "expected \(path) to be \(expected.jsonText) \(when); it was \(actual.jsonText)",
+        at: time)
+
+    case .markersMatch(let query, let at):
+      let kind = "markersMatch"
+      let time = at ?? scenario.duration
+      let state = snapshots[time] ?? .null
+      let truth = StationTruth.names(of: query, in: stations).sorted()
+      let when = at.map { "at \(JSONText.number($0)) s" } ?? "at the end"
+      guard case .array(let markers)? = StatePath.value(at: "markers", in: state) else {
+        return outcome(
+          kind, false, "expected markers \(truth) \(when); the screen shows no markers list",
+          at: time)
+      }
+      let titles = markers.compactMap { marker -> String? in
+        if case .object(let o) = marker, case .string(let title)? = o["title"] { return title }
+        return nil
+      }.sorted()
+      let missing = truth.filter { !titles.contains($0) }
+      let extra = titles.filter { !truth.contains($0) }
+      let passed = titles == truth
+      var message =
+        "expected the \(truth.count) station(s) \(query.text) truly returns \(when); "
+        + "the map shows \(titles.count)"
+      if !missing.isEmpty { message += "; missing \(missing)" }
+      if !extra.isEmpty { message += "; unexpected \(extra)" }
+      if passed, titles.count != Set(titles).count { message += "; some twice" }
+      return outcome(kind, passed, message, at: time)
+
+    case .noCrash:
+      return outcome("noCrash", true, "the app did not crash")
+
+    case .count(let source, let event, let fields, let min, let max, let from, let to):
+      let kind = "count"
+      let matching = simulation.log.entries(source: source, event: event).filter { entry in
+        let t = entry.time.seconds
+        if let from, t < from { return false }
+        if let to, t > to { return false }
+        return fields.allSatisfy { name, value in entry[name].map(Self.json) == value }
+      }
+      let n = matching.count
+      let passed = (min.map { n >= $0 } ?? true) && (max.map { n <= $0 } ?? true)
+      var bounds: String
+      switch (min, max) {
+      case (let lo?, let hi?) where lo == hi: bounds = "exactly \(lo)"
+      case (let lo?, let hi?): bounds = "between \(lo) and \(hi)"
+      case (let lo?, nil): bounds = "at least \(lo)"
+      case (nil, let hi?): bounds = "at most \(hi)"
+      case (nil, nil): bounds = "any number of"
+      }
+      let filter = fields.isEmpty ? "" : " with \(JSONValue.object(fields).jsonText)"
+      var message = "expected \(bounds) \(source).\(event)\(filter); there were \(n)"
+      if let first = matching.first { message += ", the first at \(Self.seconds(first.time))" }
+      let decisive: Double? =
+        if let max, n > max { matching[max].time.seconds } else { matching.first?.time.seconds }
+      return outcome(kind, passed, message, at: decisive)
+    }
+  }
+
+  static func json(_ value: LogValue) -> JSONValue {
+    switch value {
+    case .null: .null
+    case .bool(let b): .bool(b)
+    case .int(let i): .number(Double(i))
+    case .double(let d): .number(d)
+    case .string(let s): .string(s)
+    case .array(let a): .array(a.map(json))
+    }
+  }
+
+  static func seconds(_ time: SimTime) -> String { "\(JSONText.number(time.seconds)) s" }
+
+  static func signed(_ seconds: Double) -> String {
+    let rounded = (seconds * 10).rounded() / 10
+    return JSONText.number(rounded)
+  }
+
+  static func text(_ c: Coordinate) -> String {
+    "(\(JSONText.number(c.latitude)), \(JSONText.number(c.longitude)))"
+  }
+}
+
+/// Reads a value out of an app's observable state by a dotted path: `label`,
+/// `markers[0].title`, `markers.count` (the length of an array or object).
+enum StatePath {
+  static func value(at path: String, in state: JSONValue) -> JSONValue? {
+    var current = state
+    for part in path.split(separator: ".", omittingEmptySubsequences: false) {
+      var name = Substring(part)
+      var indices: [Int] = []
+      while name.hasSuffix("]"), let open = name.lastIndex(of: "[") {
+        guard let index = Int(name[name.index(after: open)..<name.index(before: name.endIndex)])
+        else { return nil }
+        indices.insert(index, at: 0)
+        name = name[..<open]
+      }
+      if !name.isEmpty {
+        switch current {
+        case .object(let o):
+          if let next = o[String(name)] {
+            current = next
+          } else if name == "count" {
+            current = .number(Double(o.count))
+          } else {
+            return nil
+          }
+        case .array(let a) where name == "count": current = .number(Double(a.count))
+        case .string(let s) where name == "count": current = .number(Double(s.count))
+        default: return nil
+        }
+      }
+      for index in indices {
+        guard case .array(let a) = current, a.indices.contains(index) else { return nil }
+        current = a[index]
+      }
+    }
+    return current
+  }
+}
+
+/// The stations a query truly returns, computed apart from the datastore: spherical distance
+/// (NCMB's semantics, R = 6371 km) and exact box containment (across the antimeridian when the
+/// west edge is east of the east edge).
+enum StationTruth {
+  static func names(of query: Expectation.StationQuery, in stations: [StationRecord]) -> [String] {
+    stations.filter { station in
+      let c = station.point
+      switch query {
+      case .near(let center, let kilometers):
+        guard let point = try? Coordinate(latitude: c.latitude, longitude: c.longitude) else {
+          return false
+        }
+        return greatCircleDistance(from: center, to: point, radius: 6_371_000)
+          <= kilometers * 1_000
+      case .box(let sw, let ne):
+        guard c.latitude >= sw.latitude, c.latitude <= ne.latitude else { return false }
+        return sw.longitude <= ne.longitude
+          ? c.longitude >= sw.longitude && c.longitude <= ne.longitude
+          : c.longitude >= sw.longitude || c.longitude <= ne.longitude
+      }
+    }.map(\.name)
+  }
+}
+
+extension Expectation.StationQuery {
+  var text: String {
+    switch self {
+    case .near(let c, let km):
+      "a near query within \(JSONText.number(km)) km of \(World.text(c))"
+    case .box(let sw, let ne):
+      "a box query from \(World.text(sw)) to \(World.text(ne))"
+    }
+  }
+}
+
+/// Coordinates carried by a logged network request: query parameters (`lat`/`lon`,
+/// `coordinates=lat,lng`, `focus=lat,lng`) and `latitude`/`longitude` pairs anywhere in a JSON
+/// body (an NCMB where-clause).
+enum RequestCoordinates {
+  static func extract(from entry: LogEntry) -> [Coordinate] {
+    var found: [Coordinate] = []
+    if case .string(let summary)? = entry["request"], let q = summary.firstIndex(of: "?") {
+      var parameters: [String: String] = [:]
+      for pair in summary[summary.index(after: q)...].split(separator: "&") {
+        let parts = pair.split(separator: "=", maxSplits: 1)
+        guard parts.count == 2 else { continue }
+        let value = String(parts[1]).removingPercentEncoding ?? String(parts[1])
+        parameters[String(parts[0])] = value
+      }
+      if let lat = parameters["lat"].flatMap(Double.init),
+        let lon = (parameters["lon"] ?? parameters["lng"]).flatMap(Double.init),
+        let c = try? Coordinate(latitude: lat, longitude: lon)
+      {
+        found.append(c)
+      }
+      for name in ["coordinates", "focus"] {
+        if let text = parameters[name] {
+          let parts = text.split(separator: ",").compactMap { Double($0) }
+          if parts.count == 2, let c = try? Coordinate(latitude: parts[0], longitude: parts[1]) {
+            found.append(c)
+          }
+        }
+      }
+    }
+    if case .string(let body)? = entry["body"], let value = try? JSONValue(parsing: Data(body.utf8))
+    {
+      collect(value, into: &found)
+    }
+    return found
+  }
+
+  private static func collect(_ value: JSONValue, into found: inout [Coordinate]) {
+    switch value {
+    case .object(let o):
+      if case .number(let lat)? = o["latitude"], case .number(let lon)? = o["longitude"],
+        let c = try? Coordinate(latitude: lat, longitude: lon)
+      {
+        found.append(c)
+      }
+      for key in o.keys.sorted() { collect(o[key]!, into: &found) }
+    case .array(let a): for v in a { collect(v, into: &found) }
+    default: break
+    }
+  }
+}

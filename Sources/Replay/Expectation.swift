@@ -1,0 +1,62 @@
+import Geo
+import JSON
+
+/// Something that must hold after a replay, checked against the event log, the app's screen
+/// and the true trace.
+public struct Expectation: Sendable {
+  /// A name for reports (`expectations[2]` when the scenario gives none).
+  public var name: String
+  /// What must hold.
+  public var rule: Rule
+
+  /// An expectation.
+  public init(name: String, _ rule: Rule) {
+    self.name = name
+    self.rule = rule
+  }
+
+  /// A circle on the ground.
+  public struct Circle: Sendable, Hashable {
+    /// The centre.
+    public var center: Coordinate
+    /// The radius in metres.
+    public var radius: Double
+
+    /// A circle.
+    public init(center: Coordinate, radius: Double) {
+      self.center = center
+      self.radius = radius
+    }
+  }
+
+  /// An NCMB-style query whose true result set markers must equal.
+  public enum StationQuery: Sendable, Hashable {
+    /// Stations within `kilometers` of `center`.
+    case near(Coordinate, kilometers: Double)
+    /// Stations inside the box (south-west and north-east corners).
+    case box(southwest: Coordinate, northeast: Coordinate)
+  }
+
+  /// The kinds of expectations.
+  public enum Rule: Sendable {
+    /// A notification whose identifier starts with `identifierPrefix` is delivered within
+    /// `within` seconds after the true trace first enters `region`.
+    case notificationAfterEntry(identifierPrefix: String, region: Circle, within: Double)
+    /// No request to a cloud service carries a coordinate within `tolerance` metres of
+    /// `coordinate` (the (0, 0) of never-set stored values).
+    case noRequestNear(Coordinate, tolerance: Double)
+    /// The app's observable state at `path` (for example `label` or `markers.count`) equals
+    /// `value` at second `at` (the end of the run when `nil`).
+    case state(path: String, equals: JSONValue, at: Double?)
+    /// The titles of the app's markers at `at` (the end when `nil`) are exactly those of the
+    /// dataset's stations that `query` truly returns.
+    case markersMatch(StationQuery, at: Double?)
+    /// The app never crashes (its process never traps and no callback throws).
+    case noCrash
+    /// The number of log entries from `source` with `event` whose fields equal `fields`, in
+    /// the window (`from`, `to` seconds), lies within `min`...`max`.
+    case count(
+      source: String, event: String, fields: [String: JSONValue], min: Int?, max: Int?,
+      from: Double?, to: Double?)
+  }
+}

@@ -1,0 +1,180 @@
+import JSON
+
+/// What a replay came to: each expectation's result, timeline errors and any crash.
+public struct ReplayResult: Sendable, Hashable {
+  /// The scenario's name.
+  public var scenario: String
+  /// The scenario file, if it came from one.
+  public var file: String?
+  /// The seed the world ran with.
+  public var seed: UInt64
+  /// Whether the scenario was meant to pass or to show a failure.
+  public var expectedOutcome: ExpectedOutcome
+  /// Each expectation's result, in the scenario's order (empty when the app crashed).
+  public var expectations: [ExpectationResult]
+  /// Timeline events that could not happen as written.
+  public var timelineErrors: [String]
+  /// The crash that ended the app's world, if it crashed.
+  public var crash: Crash?
+  /// Entries in the event log.
+  public var eventCount: Int
+
+  /// A crash of the app model: a trap in its process, reported by the runner.
+  public struct Crash: Sendable, Hashable {
+    /// How the process ended (`signal 4 (SIGILL)`), and the trap's message where one was
+    /// printed.
+    public var reason: String
+    /// The last event-log lines before the crash (JSON Lines), oldest first.
+    public var lastEvents: [String]
+
+    /// A crash.
+    public init(reason: String, lastEvents: [String]) {
+      self.reason = reason
+      self.lastEvents = lastEvents
+    }
+  }
+
+  /// The result with no expectations evaluated.
+  public init(scenario: Scenario) {
+    self.scenario = scenario.name
+    self.file = scenario.file
+    self.seed = scenario.seed
+    self.expectedOutcome = scenario.expectedOutcome
+    self.expectations = []
+    self.timelineErrors = []
+    self.crash = nil
+    self.eventCount = 0
+  }
+
+  /// Whether every expectation held, the timeline ran as written and nothing crashed.
+  public var passed: Bool {
+    crash == nil && timelineErrors.isEmpty && expectations.allSatisfy(\.passed)
+  }
+
+  /// The verdict given the expected outcome.
+  public var verdict: Verdict {
+    switch (expectedOutcome, passed) {
+    case (.pass, true): .pass
+    case (.pass, false): crash == nil ? .fail : .crash
+    case (.fail, false): .expectedFailure
+    case (.fail, true): .unexpectedPass
+    }
+  }
+
+  /// A replay's verdict.
+  public enum Verdict: String, Sendable, Hashable {
+    /// Meant to pass, and passed.
+    case pass
+    /// Meant to pass, and an expectation failed or the timeline could not run.
+    case fail
+    /// Meant to pass, and the app crashed.
+    case crash
+    /// Meant to show a failure, and did.
+    case expectedFailure = "xfail"
+    /// Meant to show a failure, but everything held.
+    case unexpectedPass = "xpass"
+
+    /// Whether this verdict is what a healthy build gives.
+    public var isHealthy: Bool { self == .pass || self == .expectedFailure }
+  }
+
+  /// The result as a JSON object (stable key order when written with ``JSONValue/jsonText``).
+  public var json: JSONValue {
+    var object: [String: JSONValue] = [
+      "scenario": .string(scenario),
+      "seed": .string(String(seed)),
+      "expectedOutcome": .string(expectedOutcome.rawValue),
+      "verdict": .string(verdict.rawValue),
+      "passed": .bool(passed),
+      "expectations": .array(expectations.map(\.json)),
+      "timelineErrors": .array(timelineErrors.map { .string($0) }),
+      "eventCount": .number(Double(eventCount)),
+    ]
+    if let file { object["file"] = .string(file) }
+    if let crash {
+      object["crash"] = .object([
+        "reason": .string(crash.reason),
+        "lastEvents": .array(crash.lastEvents.map { .string($0) }),
+      ])
+    }
+    return .object(object)
+  }
+
+  /// Reads a result back from ``json``.
+  public init?(json: JSONValue) {
+    guard case .object(let o) = json, case .string(let name)? = o["scenario"],
+      case .string(let seedText)? = o["seed"], let seed = UInt64(seedText),
+      case .string(let outcome)? = o["expectedOutcome"],
+      let expectedOutcome = ExpectedOutcome(rawValue: outcome),
+      case .array(let expectations)? = o["expectations"],
+      case .array(let timelineErrors)? = o["timelineErrors"],
+      case .number(let eventCount)? = o["eventCount"]
+    else { return nil }
+    self.scenario = name
+    if case .string(let file)? = o["file"] { self.file = file } else { self.file = nil }
+    self.seed = seed
+    self.expectedOutcome = expectedOutcome
+    var results: [ExpectationResult] = []
+    for e in expectations {
+      guard let r = ExpectationResult(json: e) else { return nil }
+      results.append(r)
+    }
+    self.expectations = results
+    self.timelineErrors = timelineErrors.compactMap {
+      if case .string(let s) = $0 { s } else { nil }
+    }
+    if case .object(let c)? = o["crash"], case .string(let reason)? = c["reason"],
+      case .array(let lines)? = c["lastEvents"]
+    {
+      self.crash = Crash(
+        reason: reason,
+        lastEvents: lines.compactMap { if case .string(let s) = $0 { s } else { nil } })
+    } else {
+      self.crash = nil
+    }
+    self.eventCount = Int(eventCount)
+  }
+}
+
+/// One expectation's result.
+public struct ExpectationResult: Sendable, Hashable {
+  /// The expectation's name.
+  public var name: String
+  /// Its kind (`notificationAfterEntry`, `state`, …).
+  public var kind: String
+  /// Whether it held.
+  public var passed: Bool
+  /// What was expected, what happened and when.
+  public var message: String
+  /// The simulated second the result is about (the event that decided it), if any.
+  public var time: Double?
+
+  /// A result.
+  public init(name: String, kind: String, passed: Bool, message: String, time: Double? = nil) {
+    self.name = name
+    self.kind = kind
+    self.passed = passed
+    self.message = message
+    self.time = time
+  }
+
+  /// The result as JSON.
+  public var json: JSONValue {
+    var object: [String: JSONValue] = [
+      "name": .string(name), "kind": .string(kind), "passed": .bool(passed),
+      "message": .string(message),
+    ]
+    if let time { object["time"] = .number(time) }
+    return .object(object)
+  }
+
+  init?(json: JSONValue) {
+    guard case .object(let o) = json, case .string(let name)? = o["name"],
+      case .string(let kind)? = o["kind"], case .bool(let passed)? = o["passed"],
+      case .string(let message)? = o["message"]
+    else { return nil }
+    var time: Double?
+    if case .number(let t)? = o["time"] { time = t }
+    self.init(name: name, kind: kind, passed: passed, message: message, time: time)
+  }
+}

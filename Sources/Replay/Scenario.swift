@@ -1,0 +1,180 @@
+import Device
+import Foundation
+import Geo
+import JSON
+import Traces
+
+/// A scenario: one replay of an app in a simulated world, read from a scenario document
+/// (`docs/SCENARIOS.md` gives the format).
+///
+/// Times in a scenario are seconds after ``start``; paths are relative to the scenario's folder.
+public struct Scenario: Sendable {
+  /// The document format this reader understands.
+  public static let format = "geosim-scenario/1"
+
+  /// Where the scenario was read from (`nil` for one built in code).
+  public var file: String?
+  /// A short name, unique in a folder of scenarios.
+  public var name: String
+  /// The story the scenario tells.
+  public var description: String
+  /// Whether the scenario is meant to pass or to show a failure (a published bug).
+  public var expectedOutcome: ExpectedOutcome
+  /// The world's seed: every random stream in the world derives from it.
+  public var seed: UInt64
+  /// The instant virtual time 0 stands for.
+  public var start: Date
+  /// The time zone the story happens in (for reports; the simulation runs on UTC instants).
+  public var timeZone: TimeZone
+  /// How long the world runs, in seconds after ``start``.
+  public var duration: Double
+  /// The phone's settings and parameters.
+  public var device: DeviceSetup
+  /// The app under test.
+  public var app: AppSelection
+  /// Station lists loaded into the NCMB-compatible datastore.
+  public var datasets: [DatasetSource]
+  /// The reverse geocoder's gazetteer: a GeoJSON file, or `nil` for the built-in central Tokyo.
+  public var gazetteer: URL?
+  /// The true movement, if the phone moves (or is anywhere at all) before a timeline `trace`.
+  public var trace: TraceSource?
+  /// Outage and urban-canyon areas, the network's links and offline windows.
+  public var environment: EnvironmentSetup
+  /// What happens, in time order.
+  public var timeline: [TimelineEvent]
+  /// What must hold after the run.
+  public var expectations: [Expectation]
+
+  /// A scenario with defaults for everything but its name, start, duration and app.
+  public init(name: String, start: Date, duration: Double, app: AppSelection) {
+    self.file = nil
+    self.name = name
+    self.description = ""
+    self.expectedOutcome = .pass
+    self.seed = 1
+    self.start = start
+    self.timeZone = TimeZone(identifier: "UTC")!
+    self.duration = duration
+    self.device = DeviceSetup()
+    self.app = app
+    self.datasets = []
+    self.gazetteer = nil
+    self.trace = nil
+    self.environment = EnvironmentSetup()
+    self.timeline = []
+    self.expectations = []
+  }
+}
+
+/// Whether a scenario is expected to pass, or to fail because it demonstrates a bug.
+public enum ExpectedOutcome: String, Sendable, CaseIterable {
+  /// Every expectation should hold.
+  case pass
+  /// At least one expectation should fail (an as-published bug the scenario shows).
+  case fail
+}
+
+/// The phone's state at the start and the numbers behind its simulation.
+public struct DeviceSetup: Sendable {
+  /// Location Services on system-wide.
+  public var locationServices = true
+  /// Airplane mode on.
+  public var airplaneMode = false
+  /// Precise Location on for the app.
+  public var preciseLocation = true
+  /// The app's location setting, or `nil` for never asked.
+  public var locationSetting: LocationSetting?
+  /// Restricted by parental controls or a profile.
+  public var restricted = false
+  /// Scripted answers per prompt kind, used in order.
+  public var promptAnswers: [PromptKind: [PromptAnswer]] = [:]
+  /// Seconds the user takes to answer a scripted prompt (``UserScript``'s default when `nil`).
+  public var answerDelay: Double?
+  /// The screen size in points (an iPhone 15's 393 × 852 by default).
+  public var screen = Size(width: 393, height: 852)
+  /// The phone's parameters (defaults from `docs/DEVICE.md`).
+  public var parameters = PhoneParameters()
+  /// The sensor's parameters.
+  public var sensor = SensorParameters()
+
+  /// The defaults.
+  public init() {}
+}
+
+/// The app under test and its configuration.
+public struct AppSelection: Sendable {
+  /// The app's name in the ``AppCatalog`` (a reference app such as `ArrivalAlarm`, or a
+  /// registered user app).
+  public var name: String
+  /// The variant (`as-published` or `corrected` for reference apps).
+  public var variant: String?
+  /// The app's own configuration object.
+  public var configuration: JSONValue
+
+  /// An app selection.
+  public init(name: String, variant: String? = nil, configuration: JSONValue = .object([:])) {
+    self.name = name
+    self.variant = variant
+    self.configuration = configuration
+  }
+}
+
+/// A station list for the datastore.
+public struct DatasetSource: Sendable {
+  /// The JSON or CSV file (``GeoDatastore/stations(json:file:)``).
+  public var file: URL
+  /// The NCMB class the stations go into.
+  public var className = "Station"
+  /// The GeoPoint field.
+  public var geoField = "geo"
+
+  /// A dataset.
+  public init(file: URL, className: String = "Station", geoField: String = "geo") {
+    self.file = file
+    self.className = className
+    self.geoField = geoField
+  }
+}
+
+/// Where a true trace comes from.
+public enum TraceSource: Sendable {
+  /// A trace file (GPX, GeoJSON, CSV, NMEA, SUMO FCD), its first timed point at `startAt`
+  /// seconds; `track` picks the track (0 = first).
+  case file(URL, track: Int, startAt: Double)
+  /// Synthesized through waypoints with a speed profile, starting at `startAt` seconds.
+  case synthesized(waypoints: [Waypoint], speed: String, interval: Double, startAt: Double)
+  /// A phone that stays at one place from `startAt`.
+  case stationary(Coordinate, startAt: Double)
+}
+
+/// The world around the phone.
+public struct EnvironmentSetup: Sendable {
+  /// Areas where positioning degrades (tunnels, urban canyons, indoors).
+  public var areas: [(kind: EnvironmentKind, polygon: Geometry)] = []
+  /// The link profile of every service, before per-service overrides.
+  public var network = LinkSetup()
+  /// Per-service link overrides, by service name (`ncmb`, `threewords`, `weather`).
+  public var services: [String: LinkSetup] = [:]
+  /// Windows (seconds after start) with no connection.
+  public var offline: [ClosedRange<Double>] = []
+
+  /// No areas, default links, always online.
+  public init() {}
+}
+
+/// Overrides of a ``LinkProfile`` (`nil` keeps the default).
+public struct LinkSetup: Sendable {
+  /// Median round trip, seconds.
+  public var latencyMedian: Double?
+  /// Log-normal sigma of the round trip.
+  public var latencySigma: Double?
+  /// Probability of a 503.
+  public var failureRate: Double?
+  /// Seconds before a request times out.
+  public var timeout: Double?
+  /// Requests in flight at once.
+  public var maximumConcurrentRequests: Int?
+
+  /// No overrides.
+  public init() {}
+}

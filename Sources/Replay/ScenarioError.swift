@@ -1,0 +1,33 @@
+/// A scenario that cannot be replayed as written: the file, the place in it (a JSON path and,
+/// where known, the line and column) and what was expected.
+public struct ScenarioError: Error, Sendable, Hashable, CustomStringConvertible {
+  /// The scenario file (or `<scenario>` for one built in code).
+  public let file: String
+  /// The JSON path of the offending value (`timeline[3].at`); empty for the whole document.
+  public let path: String
+  /// The 1-based line, where known.
+  public let line: Int?
+  /// The 1-based column, where known.
+  public let column: Int?
+  /// What was expected, and what was found.
+  public let message: String
+
+  /// An error at `path` in `file`.
+  public init(file: String, path: String, line: Int? = nil, column: Int? = nil, _ message: String) {
+    self.file = file
+    self.path = path
+    self.line = line
+    self.column = column
+    self.message = message
+  }
+
+  /// `file:line:column: path: message`, leaving out what is unknown.
+  public var description: String {
+    var place = file
+    if let line {
+      place += ":\(line)"
+      if let column { place += ":\(column)" }
+    }
+    return path.isEmpty ? "\(place): \(message)" : "\(place): \(path): \(message)"
+  }
+}

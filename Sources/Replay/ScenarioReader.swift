@@ -1,0 +1,533 @@
+import Device
+import Foundation
+import Geo
+import JSON
+import SimKernel
+import Traces
+
+extension Scenario {
+  /// Reads and validates the scenario file at `path`.
+  ///
+  /// Paths in the scenario are relative to its folder and may not lead out of it unless
+  /// `allowPathsOutsideFolder` is set.
+  ///
+  /// - Throws: ``ScenarioError`` naming the file, the JSON path, the line and column and what
+  ///   was expected: unknown keys, wrong types, values out of range, times out of order,
+  ///   missing files.
+  public init(contentsOf path: String, allowPathsOutsideFolder: Bool = false) throws {
+    let data: Data
+    do {
+      data = try Data(contentsOf: URL(fileURLWithPath: path))
+    } catch {
+      throw ScenarioError(file: path, path: "", "cannot be read: \(error.localizedDescription)")
+    }
+    let folder = URL(fileURLWithPath: path).deletingLastPathComponent()
+    try self.init(
+      data: data, file: path, folder: folder, allowPathsOutsideFolder: allowPathsOutsideFolder)
+  }
+
+  /// Reads and validates a scenario from bytes; `file` names it in errors and `folder` is where
+  /// its relative paths start.
+  public init(
+    data: Data, file: String, folder: URL, allowPathsOutsideFolder: Bool = false
+  ) throws {
+    let document: JSONDocument
+    do {
+      document = try JSONDocument(parsing: data)
+    } catch {
+      throw ScenarioError(
+        file: file, path: "", line: error.line, column: error.column, error.message)
+    }
+    let reader = ScenarioReader(
+      file: file, folder: folder, document: document, allowOutside: allowPathsOutsideFolder)
+    self = try reader.scenario()
+  }
+}
+
+/// A value in the scenario document and where it is.
+struct Node {
+  let value: JSONValue
+  let path: JSONPath
+}
+
+/// Reads a scenario document into a ``Scenario``, failing at the first problem with its place.
+struct ScenarioReader {
+  let file: String
+  let folder: URL
+  let document: JSONDocument
+  let allowOutside: Bool
+
+  func error(_ path: JSONPath, _ message: String, key: Bool = false) -> ScenarioError {
+    let location = key ? document.keyLocation(of: path) : document.location(of: path)
+    return ScenarioError(
+      file: file, path: path.description, line: location?.line, column: location?.column,
+      message)
+  }
+
+  // MARK: Typed access
+
+  /// The members of an object, refusing keys outside `allowed` and requiring `required`.
+  func members(_ node: Node, allowed: [String], required: [String] = []) throws -> [String: Node] {
+    guard case .object(let object) = node.value else {
+      throw error(node.path, "expected an object, found \(node.value.typeName)")
+    }
+    for key in object.keys.sorted() where !allowed.contains(key) {
+      throw error(
+        node.path.appending(key: key),
+        "unknown key '\(key)' (expected one of: \(allowed.joined(separator: ", ")))", key: true)
+    }
+    for key in required where object[key] == nil {
+      throw error(node.path, "missing required key '\(key)'")
+    }
+    var result: [String: Node] = [:]
+    for (key, value) in object {
+      result[key] = Node(value: value, path: node.path.appending(key: key))
+    }
+    return result
+  }
+
+  func string(_ node: Node) throws -> String {
+    guard case .string(let s) = node.value else {
+      throw error(node.path, "expected a string, found \(node.value.typeName)")
+    }
+    return s
+  }
+
+  func number(_ node: Node, _ range: ClosedRange<Double>? = nil, what: String = "a number")
+    throws -> Double
+  {
+    guard case .number(let n) = node.value, n.isFinite else {
+      throw error(node.path, "expected \(what), found \(node.value.typeName)")
+    }
+    if let range, !range.contains(n) {
+      throw error(node.path, "expected \(what) in \(describe(range)), found \(JSONText.number(n))")
+    }
+    return n
+  }
+
+  func seconds(_ node: Node, allowZero: Bool = true) throws -> Double {
+    let s = try number(node, 0...1e9, what: "a number of seconds")
+    if !allowZero && s == 0 { throw error(node.path, "expected a positive number of seconds") }
+    return s
+  }
+
+  func integer(_ node: Node, _ range: ClosedRange<Double>) throws -> Int {
+    let n = try number(node, range, what: "an integer")
+    guard n == n.rounded() else {
+      throw error(node.path, "expected an integer, found \(JSONText.number(n))")
+    }
+    return Int(n)
+  }
+
+  func bool(_ node: Node) throws -> Bool {
+    guard case .bool(let b) = node.value else {
+      throw error(node.path, "expected true or false, found \(node.value.typeName)")
+    }
+    return b
+  }
+
+  func array(_ node: Node) throws -> [Node] {
+    guard case .array(let a) = node.value else {
+      throw error(node.path, "expected an array, found \(node.value.typeName)")
+    }
+    return a.enumerated().map { Node(value: $1, path: node.path.appending(index: $0)) }
+  }
+
+  func choice<T: RawRepresentable & CaseIterable>(_ node: Node, _ type: T.Type) throws -> T
+  where T.RawValue == String {
+    let s = try string(node)
+    guard let value = T(rawValue: s) else {
+      let options = T.allCases.map { "'\($0.rawValue)'" }.joined(separator: ", ")
+      throw error(node.path, "expected one of \(options), found '\(s)'")
+    }
+    return value
+  }
+
+  func coordinate(_ node: Node) throws -> Coordinate {
+    let m = try members(
+      node, allowed: ["latitude", "longitude"], required: ["latitude", "longitude"])
+    let lat = try number(m["latitude"]!, -90...90, what: "a latitude")
+    let lon = try number(m["longitude"]!, -180...180, what: "a longitude")
+    do { return try Coordinate(latitude: lat, longitude: lon) } catch {
+      throw self.error(node.path, "\(error)")
+    }
+  }
+
+  /// A file named relative to the scenario's folder; it must exist and, unless allowed, stay
+  /// inside the folder.
+  func file(_ node: Node) throws -> URL {
+    let text = try string(node)
+    guard !text.isEmpty else {
+      throw error(node.path, "expected a file path, found an empty string")
+    }
+    let url =
+      text.hasPrefix("/")
+      ? URL(fileURLWithPath: text) : folder.appendingPathComponent(text)
+    let resolved = url.standardizedFileURL.resolvingSymlinksInPath()
+    if !allowOutside {
+      let base = folder.standardizedFileURL.resolvingSymlinksInPath().path
+      let inside = resolved.path.hasPrefix(base.hasSuffix("/") ? base : base + "/")
+      guard inside else {
+        throw error(
+          node.path,
+          "'\(text)' leads outside the scenario's folder \(base) (allow it with "
+            + "--allow-outside-paths)")
+      }
+    }
+    var isDirectory: ObjCBool = false
+    guard FileManager.default.fileExists(atPath: resolved.path, isDirectory: &isDirectory),
+      !isDirectory.boolValue
+    else {
+      throw error(node.path, "no such file: \(resolved.path)")
+    }
+    return resolved
+  }
+
+  private func describe(_ range: ClosedRange<Double>) -> String {
+    "[\(JSONText.number(range.lowerBound)), \(JSONText.number(range.upperBound))]"
+  }
+
+  // MARK: The document
+
+  func scenario() throws -> Scenario {
+    let root = Node(value: document.root, path: .root)
+    let m = try members(
+      root,
+      allowed: [
+        "format", "name", "description", "expect", "seed", "start", "timeZone", "duration",
+        "device", "app", "datasets", "gazetteer", "trace", "environment", "timeline",
+        "expectations",
+      ],
+      required: ["format", "name", "start", "duration", "app"])
+    let format = try string(m["format"]!)
+    guard format == Scenario.format else {
+      throw error(m["format"]!.path, "expected \"\(Scenario.format)\", found \"\(format)\"")
+    }
+    let name = try string(m["name"]!)
+    guard !name.isEmpty else { throw error(m["name"]!.path, "expected a non-empty name") }
+    let startText = try string(m["start"]!)
+    guard let start = Self.date(startText) else {
+      throw error(
+        m["start"]!.path,
+        "expected an ISO 8601 date and time with a UTC offset (2026-04-01T08:00:00+09:00), "
+          + "found '\(startText)'")
+    }
+    let duration = try seconds(m["duration"]!, allowZero: false)
+    guard duration <= 30 * 86_400 else {
+      throw error(m["duration"]!.path, "expected at most 30 days (2592000 s)")
+    }
+    var scenario = Scenario(
+      name: name, start: start, duration: duration, app: try app(m["app"]!))
+    scenario.file = file
+    if let n = m["description"] { scenario.description = try string(n) }
+    if let n = m["expect"] { scenario.expectedOutcome = try choice(n, ExpectedOutcome.self) }
+    if let n = m["seed"] { scenario.seed = UInt64(try integer(n, 0...9_007_199_254_740_991)) }
+    if let n = m["timeZone"] {
+      let id = try string(n)
+      guard let zone = TimeZone(identifier: id) else {
+        throw error(n.path, "expected an IANA time zone such as 'Asia/Tokyo', found '\(id)'")
+      }
+      scenario.timeZone = zone
+    }
+    if let n = m["device"] { scenario.device = try device(n) }
+    if let n = m["datasets"] { scenario.datasets = try array(n).map(dataset) }
+    if let n = m["gazetteer"] { scenario.gazetteer = try file(n) }
+    if let n = m["trace"] { scenario.trace = try trace(n, startAt: nil) }
+    if let n = m["environment"] { scenario.environment = try environment(n, duration: duration) }
+    if let n = m["timeline"] { scenario.timeline = try timeline(n, duration: duration) }
+    if let n = m["expectations"] {
+      scenario.expectations = try array(n).map { try expectation($0, duration: duration) }
+    }
+    return scenario
+  }
+
+  static func date(_ text: String) -> Date? {
+    let formatter = ISO8601DateFormatter()
+    formatter.formatOptions = [.withInternetDateTime]
+    if let date = formatter.date(from: text) { return date }
+    formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+    return formatter.date(from: text)
+  }
+
+  func app(_ node: Node) throws -> AppSelection {
+    let m = try members(node, allowed: ["name", "variant", "configuration"], required: ["name"])
+    var selection = AppSelection(name: try string(m["name"]!))
+    if let n = m["variant"] { selection.variant = try string(n) }
+    if let n = m["configuration"] {
+      guard case .object = n.value else {
+        throw error(n.path, "expected an object, found \(n.value.typeName)")
+      }
+      selection.configuration = n.value
+    }
+    return selection
+  }
+
+  func dataset(_ node: Node) throws -> DatasetSource {
+    let m = try members(node, allowed: ["file", "class", "geoField"], required: ["file"])
+    var source = DatasetSource(file: try file(m["file"]!))
+    if let n = m["class"] { source.className = try string(n) }
+    if let n = m["geoField"] { source.geoField = try string(n) }
+    return source
+  }
+
+  // MARK: Device
+
+  func device(_ node: Node) throws -> DeviceSetup {
+    let m = try members(
+      node,
+      allowed: [
+        "locationServices", "airplaneMode", "preciseLocation", "locationSetting", "restricted",
+        "promptAnswers", "answerDelay", "screen", "parameters", "regionMonitoring", "sensor",
+      ])
+    var d = DeviceSetup()
+    if let n = m["locationServices"] { d.locationServices = try bool(n) }
+    if let n = m["airplaneMode"] { d.airplaneMode = try bool(n) }
+    if let n = m["preciseLocation"] { d.preciseLocation = try bool(n) }
+    if let n = m["restricted"] { d.restricted = try bool(n) }
+    if let n = m["locationSetting"] { d.locationSetting = try choice(n, LocationSetting.self) }
+    if let n = m["answerDelay"] { d.answerDelay = try seconds(n) }
+    if let n = m["promptAnswers"] {
+      let answers = try members(n, allowed: PromptKind.allCases.map(\.rawValue))
+      for (key, list) in answers {
+        let kind = PromptKind(rawValue: key)!
+        d.promptAnswers[kind] = try array(list).map { item in
+          let answer = try choice(item, PromptAnswer.self)
+          guard answer.isValid(for: kind) else {
+            throw error(item.path, "'\(answer.rawValue)' is not an answer the \(key) prompt offers")
+          }
+          return answer
+        }
+      }
+    }
+    if let n = m["screen"] {
+      let s = try members(n, allowed: ["width", "height"], required: ["width", "height"])
+      d.screen = Size(
+        width: try number(s["width"]!, 1...10_000, what: "a width in points"),
+        height: try number(s["height"]!, 1...10_000, what: "a height in points"))
+    }
+    if let n = m["parameters"] { try phoneParameters(n, into: &d.parameters) }
+    if let n = m["regionMonitoring"] {
+      try regionParameters(n, into: &d.parameters.regionMonitoring)
+    }
+    if let n = m["sensor"] { try sensorParameters(n, into: &d.sensor) }
+    return d
+  }
+
+  func phoneParameters(_ node: Node, into p: inout PhoneParameters) throws {
+    let m = try members(
+      node,
+      allowed: [
+        "backgroundGracePeriod", "regionRelaunchWindow", "staleFirstFixProbability",
+        "oneShotTimeout", "stationarySpeed", "maximumRegionMonitoringDistance",
+        "maximumMonitoredRegions",
+      ])
+    if let n = m["backgroundGracePeriod"] { p.backgroundGracePeriod = .seconds(try seconds(n)) }
+    if let n = m["regionRelaunchWindow"] { p.regionRelaunchWindow = .seconds(try seconds(n)) }
+    if let n = m["staleFirstFixProbability"] {
+      p.staleFirstFixProbability = try number(n, 0...1, what: "a probability")
+    }
+    if let n = m["oneShotTimeout"] { p.oneShotTimeout = .seconds(try seconds(n, allowZero: false)) }
+    if let n = m["stationarySpeed"] {
+      p.stationarySpeed = try number(n, 0...100, what: "a speed in m/s")
+    }
+    if let n = m["maximumRegionMonitoringDistance"] {
+      p.maximumRegionMonitoringDistance = try number(n, 0...1e8, what: "a distance in metres")
+    }
+    if let n = m["maximumMonitoredRegions"] {
+      p.maximumMonitoredRegions = try integer(n, 0...1_000)
+    }
+  }
+
+  func regionParameters(_ node: Node, into p: inout RegionMonitoringParameters) throws {
+    let m = try members(
+      node,
+      allowed: [
+        "evaluationInterval", "hysteresis", "dwell", "minimumEffectiveRadius",
+        "entryLatencyMedian", "exitLatencyMedian", "latencySigma", "missProbability",
+      ])
+    if let n = m["evaluationInterval"] {
+      p.evaluationInterval = .seconds(try seconds(n, allowZero: false))
+    }
+    if let n = m["hysteresis"] { p.hysteresis = try number(n, 0...100_000, what: "metres") }
+    if let n = m["dwell"] { p.dwell = .seconds(try seconds(n)) }
+    if let n = m["minimumEffectiveRadius"] {
+      p.minimumEffectiveRadius = try number(n, 0...100_000, what: "metres")
+    }
+    if let n = m["entryLatencyMedian"] { p.entryLatencyMedian = .seconds(try seconds(n)) }
+    if let n = m["exitLatencyMedian"] { p.exitLatencyMedian = .seconds(try seconds(n)) }
+    if let n = m["latencySigma"] {
+      p.latencySigma = try number(n, 0...10, what: "a log-normal sigma")
+    }
+    if let n = m["missProbability"] {
+      p.missProbability = try number(n, 0...1, what: "a probability")
+    }
+  }
+
+  func sensorParameters(_ node: Node, into p: inout SensorParameters) throws {
+    let m = try members(
+      node,
+      allowed: [
+        "updateInterval", "gnssOpenSkyAccuracy", "gnssUrbanCanyonAccuracy", "wifiAccuracy",
+        "kilometerAccuracy", "invalidFixProbability", "coarseAccuracy", "coarseJumpsPerHour",
+      ])
+    if let n = m["updateInterval"] { p.updateInterval = .seconds(try seconds(n, allowZero: false)) }
+    for (key, path) in [
+      ("gnssOpenSkyAccuracy", \SensorParameters.gnssOpenSkyAccuracy),
+      ("gnssUrbanCanyonAccuracy", \.gnssUrbanCanyonAccuracy), ("wifiAccuracy", \.wifiAccuracy),
+      ("kilometerAccuracy", \.kilometerAccuracy), ("coarseAccuracy", \.coarseAccuracy),
+    ] {
+      if let n = m[key] {
+        p[keyPath: path] = try number(n, 0...100_000, what: "an accuracy in metres")
+      }
+    }
+    if let n = m["invalidFixProbability"] {
+      p.invalidFixProbability = try number(n, 0...1, what: "a probability")
+    }
+    if let n = m["coarseJumpsPerHour"] {
+      p.coarseJumpsPerHour = try number(n, 0...3_600, what: "a rate per hour")
+    }
+    do { try p.validate() } catch { throw self.error(node.path, "\(error)") }
+  }
+
+  // MARK: Trace and environment
+
+  /// A trace: `{"file"}`, `{"waypoints", "speed"}` or `{"stationary"}`; on the timeline it
+  /// starts at the event (`startAt` given), at the top level at `startAt` (default 0).
+  func trace(_ node: Node, startAt eventTime: Double?) throws -> TraceSource {
+    var allowed = ["file", "track", "waypoints", "speed", "interval", "stationary"]
+    if eventTime == nil { allowed.append("startAt") }
+    let m = try members(node, allowed: allowed)
+    let startAt = try eventTime ?? m["startAt"].map { try seconds($0) } ?? 0
+    let kinds = ["file", "waypoints", "stationary"].filter { m[$0] != nil }
+    guard kinds.count == 1 else {
+      throw error(node.path, "expected exactly one of 'file', 'waypoints' or 'stationary'")
+    }
+    func refuse(_ keys: [String]) throws {
+      for key in keys where m[key] != nil {
+        throw error(m[key]!.path, "'\(key)' does not apply to a '\(kinds[0])' trace", key: true)
+      }
+    }
+    switch kinds[0] {
+    case "file":
+      try refuse(["speed", "interval"])
+      let track = try m["track"].map { try integer($0, 0...1_000_000) } ?? 0
+      return .file(try file(m["file"]!), track: track, startAt: startAt)
+    case "waypoints":
+      try refuse(["track"])
+      guard let speedNode = m["speed"] else {
+        throw error(node.path, "missing required key 'speed' (walk, run, bike, car, train or m/s)")
+      }
+      let speed: String
+      switch speedNode.value {
+      case .number(let v) where v > 0 && v.isFinite: speed = JSONText.number(v)
+      case .string(let s): speed = s
+      default: throw error(speedNode.path, "expected a profile name or a positive speed in m/s")
+      }
+      do { _ = try SpeedProfile(parsing: speed) } catch {
+        throw self.error(speedNode.path, "\(error)")
+      }
+      let interval = try m["interval"].map { try seconds($0, allowZero: false) } ?? 1
+      let points = try array(m["waypoints"]!)
+      guard points.count >= 2 else {
+        throw error(m["waypoints"]!.path, "expected at least two waypoints, found \(points.count)")
+      }
+      let waypoints = try points.map { point in
+        let w = try members(
+          point, allowed: ["latitude", "longitude", "dwell", "teleport"],
+          required: ["latitude", "longitude"])
+        let coordinate = try coordinate(
+          Node(
+            value: .object(["latitude": w["latitude"]!.value, "longitude": w["longitude"]!.value]),
+            path: point.path))
+        return Waypoint(
+          coordinate: coordinate, dwell: try w["dwell"].map { try seconds($0) } ?? 0,
+          teleport: try w["teleport"].map(bool) ?? false)
+      }
+      return .synthesized(waypoints: waypoints, speed: speed, interval: interval, startAt: startAt)
+    default:
+      try refuse(["speed", "interval", "track"])
+      return .stationary(try coordinate(m["stationary"]!), startAt: startAt)
+    }
+  }
+
+  func environment(_ node: Node, duration: Double) throws -> EnvironmentSetup {
+    let m = try members(node, allowed: ["areas", "network", "services", "offline"])
+    var e = EnvironmentSetup()
+    if let n = m["areas"] {
+      e.areas = try array(n).map { item in
+        let a = try members(
+          item, allowed: ["kind", "geometry", "name"], required: ["kind", "geometry"])
+        let kindName = try string(a["kind"]!)
+        let kinds: [String: EnvironmentKind] = [
+          "outage": .outage, "tunnel": .outage, "indoor": .indoor, "urbanCanyon": .urbanCanyon,
+        ]
+        guard let kind = kinds[kindName] else {
+          throw error(
+            a["kind"]!.path,
+            "expected 'outage' (or 'tunnel'), 'indoor' or 'urbanCanyon', found '\(kindName)'")
+        }
+        let geometry: Geometry
+        do {
+          geometry = try GeoJSON.geometry(from: Data(a["geometry"]!.value.jsonText.utf8))
+        } catch {
+          throw self.error(
+            a["geometry"]!.path, "expected a GeoJSON Polygon or MultiPolygon: \(error)")
+        }
+        switch geometry {
+        case .polygon, .multiPolygon: break
+        default:
+          throw error(a["geometry"]!.path, "expected a GeoJSON Polygon or MultiPolygon")
+        }
+        if let name = a["name"] { _ = try string(name) }
+        return (kind, geometry)
+      }
+    }
+    if let n = m["network"] { e.network = try link(n) }
+    if let n = m["services"] {
+      for (name, value) in try members(n, allowed: ["ncmb", "threewords", "weather"]) {
+        e.services[name] = try link(value)
+      }
+    }
+    if let n = m["offline"] {
+      var previousEnd = -Double.infinity
+      e.offline = try array(n).map { item in
+        let w = try members(item, allowed: ["from", "to"], required: ["from", "to"])
+        let from = try seconds(w["from"]!)
+        let to = try seconds(w["to"]!)
+        guard to > from else {
+          throw error(w["to"]!.path, "expected an end after the start (\(JSONText.number(from)) s)")
+        }
+        guard from >= previousEnd else {
+          throw error(w["from"]!.path, "offline windows must be in time order and not overlap")
+        }
+        guard to <= duration else {
+          throw error(
+            w["to"]!.path,
+            "expected at most the scenario's duration (\(JSONText.number(duration)) s)")
+        }
+        previousEnd = to
+        return from...to
+      }
+    }
+    return e
+  }
+
+  func link(_ node: Node) throws -> LinkSetup {
+    let m = try members(
+      node,
+      allowed: [
+        "latencyMedian", "latencySigma", "failureRate", "timeout", "maximumConcurrentRequests",
+      ])
+    var l = LinkSetup()
+    if let n = m["latencyMedian"] { l.latencyMedian = try seconds(n) }
+    if let n = m["latencySigma"] {
+      l.latencySigma = try number(n, 0...10, what: "a log-normal sigma")
+    }
+    if let n = m["failureRate"] { l.failureRate = try number(n, 0...1, what: "a probability") }
+    if let n = m["timeout"] { l.timeout = try seconds(n, allowZero: false) }
+    if let n = m["maximumConcurrentRequests"] {
+      l.maximumConcurrentRequests = try integer(n, 1...1_000)
+    }
+    return l
+  }
+}

@@ -1,0 +1,398 @@
+import Cloud
+import Device
+import Foundation
+import Geo
+import JSON
+import SimKernel
+import Traces
+
+/// One scenario's world: a simulation, a phone with the scenario's app, the simulated cloud and
+/// the timeline, ready to run.
+///
+/// A world is single-threaded and deterministic: everything in it runs on its simulation's
+/// virtual clock and draws randomness from streams derived from the scenario's seed. Several
+/// worlds may run side by side on different threads; nothing is shared between them.
+public final class World {
+  /// The scenario being replayed.
+  public let scenario: Scenario
+  /// The kernel.
+  public let simulation: Simulation
+  /// This world's GEOS context.
+  public let geos: GEOSContext
+  /// The phone.
+  public let phone: Phone
+  /// The phone's connection to the cloud.
+  public let network: SimulatedNetwork
+  /// The NCMB-compatible datastore, with the scenario's datasets loaded.
+  public let datastore: GeoDatastore
+  /// The stations of the scenario's datasets, as loaded.
+  public let stations: [StationRecord]
+
+  let sensor: ReplaySensor
+  private let endTime: SimTime
+  private var traces: [Int: [TrajectorySample]] = [:]
+  private(set) var snapshots: [Double: JSONValue] = [:]
+  private(set) var timelineErrors: [TimelineError] = []
+  private var airplaneMode: Bool
+  private var outage = false
+
+  /// A timeline event that could not happen as written (no prompt on screen, no map, an
+  /// unknown field): the scenario, not the app, is at fault, and the replay fails.
+  public struct TimelineError: Sendable, Hashable, CustomStringConvertible {
+    /// Seconds after the start.
+    public let time: Double
+    /// Where the event is in the scenario (`timeline[3]`).
+    public let origin: String
+    /// What went wrong.
+    public let message: String
+    /// `at 12 s, timeline[3]: …`.
+    public var description: String {
+      "at \(JSONText.number(time)) s, \(origin): \(message)"
+    }
+  }
+
+  /// Assembles the world for `scenario` with the app from `catalog`.
+  ///
+  /// Everything a file provides (traces, datasets, gazetteer) is read here, so that bad input
+  /// is reported before anything runs.
+  ///
+  /// - Throws: ``ScenarioError`` naming the scenario file, the place in it and what was
+  ///   expected.
+  /// - Parameter resources: shared read-only data, loaded once per process.
+  public init(scenario: Scenario, catalog: AppCatalog, resources: ReplayResources) throws {
+    self.scenario = scenario
+    let file = scenario.file ?? "<scenario>"
+    func fail(_ path: String, _ message: String) -> ScenarioError {
+      ScenarioError(file: file, path: path, message)
+    }
+    let simulation = Simulation(epoch: scenario.start, seed: scenario.seed)
+    self.simulation = simulation
+    let geos = GEOSContext()
+    self.geos = geos
+    endTime = .seconds(scenario.duration)
+
+    let environment: SensorEnvironment?
+    do {
+      environment =
+        scenario.environment.areas.isEmpty
+        ? nil : try SensorEnvironment(areas: scenario.environment.areas, context: geos)
+    } catch {
+      throw fail("environment.areas", "\(error)")
+    }
+    sensor = ReplaySensor(
+      environment: environment, parameters: scenario.device.sensor,
+      random: simulation.random.stream("sensor"))
+    var user = UserScript(answers: scenario.device.promptAnswers)
+    if let delay = scenario.device.answerDelay { user.answerDelay = .seconds(delay) }
+    phone = Phone(
+      simulation: simulation, geos: geos, sensor: sensor, parameters: scenario.device.parameters,
+      user: user)
+    airplaneMode = scenario.device.airplaneMode
+    network = SimulatedNetwork(simulation: simulation)
+    datastore = GeoDatastore(seed: scenario.seed, simulation: simulation)
+
+    var stations: [StationRecord] = []
+    for (index, dataset) in scenario.datasets.enumerated() {
+      do {
+        let text = try String(contentsOf: dataset.file, encoding: .utf8)
+        let records =
+          dataset.file.pathExtension.lowercased() == "csv"
+          ? try GeoDatastore.stations(csv: text, file: dataset.file.path)
+          : try GeoDatastore.stations(json: text, file: dataset.file.path)
+        try datastore.importStations(
+          records, className: dataset.className, geoField: dataset.geoField)
+        stations += records
+      } catch {
+        throw fail("datasets[\(index)]", "\(dataset.file.path): \(error)")
+      }
+    }
+    self.stations = stations
+
+    let gazetteer: Gazetteer
+    do {
+      gazetteer =
+        try scenario.gazetteer.map {
+          try Gazetteer(geoJSON: Data(contentsOf: $0), context: geos)
+        } ?? Gazetteer.centralTokyo(context: geos)
+    } catch {
+      throw fail("gazetteer", "\(scenario.gazetteer?.path ?? "built-in"): \(error)")
+    }
+
+    do {
+      try network.register(NCMBEndpoint(datastore: datastore), profile: link("ncmb"))
+      try network.register(
+        LazyThreeWordService(resources: resources), profile: link("threewords"))
+      try network.register(
+        WeatherService(simulation: simulation, seed: scenario.seed), profile: link("weather"))
+    } catch {
+      throw fail("environment.network", "\(error)")
+    }
+
+    guard let entry = catalog.entry(scenario.app.name) else {
+      let known = catalog.names.joined(separator: ", ")
+      throw fail("app.name", "no app called '\(scenario.app.name)' (known: \(known))")
+    }
+    if !entry.variants.isEmpty {
+      guard let variant = scenario.app.variant, entry.variants.contains(variant) else {
+        throw fail(
+          "app.variant",
+          "expected one of \(entry.variants.map { "'\($0)'" }.joined(separator: ", "))"
+            + (scenario.app.variant.map { ", got '\($0)'" } ?? ""))
+      }
+    } else if scenario.app.variant != nil {
+      throw fail("app.variant", "the app '\(scenario.app.name)' has no variants")
+    }
+    let context = AppContext(
+      network: network, geocodingService: GeocodingService(gazetteer: gazetteer),
+      variant: scenario.app.variant, configuration: scenario.app.configuration)
+    do {
+      phone.install(try entry.make(context))
+    } catch let error as AppConfigurationError {
+      let path = error.path.isEmpty ? "app.configuration" : "app.configuration.\(error.path)"
+      throw fail(path, error.message)
+    } catch {
+      throw fail("app.configuration", "\(error)")
+    }
+
+    try loadTraces(fail: fail)
+    try setUp()
+
+    func link(_ service: String) -> LinkProfile {
+      var profile = LinkProfile()
+      for setup in [scenario.environment.network, scenario.environment.services[service]] {
+        guard let setup else { continue }
+        if let v = setup.latencyMedian { profile.latencyMedian = .seconds(v) }
+        if let v = setup.latencySigma { profile.latencySigma = v }
+        if let v = setup.failureRate { profile.failureRate = v }
+        if let v = setup.timeout { profile.timeout = .seconds(v) }
+        if let v = setup.maximumConcurrentRequests { profile.maximumConcurrentRequests = v }
+      }
+      return profile
+    }
+  }
+
+  /// The samples of every trace the scenario uses, read (or synthesized) before the run.
+  private func loadTraces(fail: (String, String) -> ScenarioError) throws {
+    if let trace = scenario.trace {
+      traces[-1] = try samples(of: trace, at: "trace", fail: fail)
+    }
+    for (index, event) in scenario.timeline.enumerated() {
+      if case .trace(let source) = event.action {
+        traces[index] = try samples(of: source, at: event.origin + ".trace", fail: fail)
+      }
+    }
+  }
+
+  private func samples(
+    of source: TraceSource, at path: String, fail: (String, String) -> ScenarioError
+  ) throws -> [TrajectorySample] {
+    do {
+      switch source {
+      case .file(let url, let track, let startAt):
+        let trace = try Trace.read(contentsOf: url.path)
+        guard trace.tracks.indices.contains(track) else {
+          throw fail(
+            path + ".track",
+            "\(url.path) has \(trace.tracks.count) track(s); track \(track) does not exist")
+        }
+        return try trace.tracks[track].trajectorySamples(startingAt: .seconds(startAt))
+      case .synthesized(let waypoints, let speed, let interval, let startAt):
+        let trace = try TraceSynthesis.trace(
+          through: waypoints, profile: SpeedProfile(parsing: speed), interval: interval)
+        return try trace.tracks[0].trajectorySamples(startingAt: .seconds(startAt))
+      case .stationary(let coordinate, let startAt):
+        let start = SimTime.seconds(startAt)
+        let end = max(endTime, start) + .seconds(1)
+        return [
+          TrajectorySample(time: start, coordinate: coordinate),
+          TrajectorySample(time: end, coordinate: coordinate),
+        ]
+      }
+    } catch let error as ScenarioError {
+      throw error
+    } catch {
+      throw fail(path, "\(error)")
+    }
+  }
+
+  /// Applies the starting settings and schedules the timeline, the trace, the offline windows
+  /// and the state snapshots the expectations read.
+  private func setUp() throws {
+    let device = scenario.device
+    if !device.locationServices { phone.setLocationServices(false) }
+    if device.restricted { phone.setRestricted(true) }
+    if let setting = device.locationSetting { phone.setLocationSetting(setting) }
+    if !device.preciseLocation { phone.setPreciseLocation(false) }
+    if device.airplaneMode { phone.setAirplaneMode(true) }
+    updateConnectivity()
+
+    if let first = traces[-1] { try sensor.follow(first, from: .zero) }
+    for window in scenario.environment.offline {
+      try simulation.schedule(at: .seconds(window.lowerBound)) { [unowned self] in
+        self.outage = true
+        self.updateConnectivity()
+      }
+      try simulation.schedule(at: .seconds(window.upperBound)) { [unowned self] in
+        self.outage = false
+        self.updateConnectivity()
+      }
+    }
+    for (index, event) in scenario.timeline.enumerated() {
+      try simulation.schedule(at: .seconds(event.at)) { [unowned self] in
+        self.perform(event, index: index)
+      }
+    }
+    var snapshotTimes = Set<Double>()
+    for expectation in scenario.expectations {
+      switch expectation.rule {
+      case .state(_, _, let at?), .markersMatch(_, let at?): snapshotTimes.insert(at)
+      default: break
+      }
+    }
+    for time in snapshotTimes.sorted() {
+      try simulation.schedule(at: .seconds(time), priority: .late) { [unowned self] in
+        self.snapshots[time] = self.screenState
+      }
+    }
+  }
+
+  /// The app's observable state now (`null` when it is not running or has no screen).
+  public var screenState: JSONValue {
+    phone.screen?.observableState ?? .null
+  }
+
+  private func updateConnectivity() {
+    network.setOffline(outage || airplaneMode)
+  }
+
+  private func perform(_ event: TimelineEvent, index: Int) {
+    simulation.log.record(
+      at: simulation.now, source: "timeline", event: event.action.name,
+      [LogField("index", .int(Int64(index)))])
+    do {
+      try apply(event, index: index)
+    } catch {
+      let failure = TimelineError(
+        time: event.at, origin: event.origin, message: "\(error)")
+      timelineErrors.append(failure)
+      simulation.log.record(
+        at: simulation.now, source: "timeline", event: "failed",
+        [LogField("index", .int(Int64(index))), LogField("message", .string(failure.message))])
+    }
+  }
+
+  private func apply(_ event: TimelineEvent, index: Int) throws {
+    let now = simulation.now
+    switch event.action {
+    case .launch: try phone.launchApp()
+    case .background: phone.sendAppToBackground()
+    case .foreground: phone.bringAppToForeground()
+    case .terminate: phone.terminateApp()
+    case .relaunch:
+      phone.terminateApp()
+      try phone.launchApp()
+    case .reboot: phone.reboot()
+    case .answerPrompt(let answer): try phone.answerPrompt(answer)
+    case .locationSetting(let setting): phone.setLocationSetting(setting)
+    case .preciseLocation(let on): phone.setPreciseLocation(on)
+    case .locationServices(let on): phone.setLocationServices(on)
+    case .airplaneMode(let on):
+      phone.setAirplaneMode(on)
+      airplaneMode = on
+      updateConnectivity()
+    case .network(let online):
+      outage = !online
+      updateConnectivity()
+    case .tap(let target):
+      let map = try requireMap()
+      try map.replay(Touches.tap(at: point(target, on: map), time: now))
+    case .doubleTap(let target):
+      let map = try requireMap()
+      try map.replay(Touches.doubleTap(at: point(target, on: map), time: now))
+    case .longPress(let target, let duration):
+      let map = try requireMap()
+      try map.replay(
+        Touches.longPress(at: point(target, on: map), time: now, duration: .seconds(duration)))
+    case .drag(let path, let duration):
+      let map = try requireMap()
+      try map.replay(Touches.drag(along: path, time: now, duration: .seconds(duration)))
+    case .touches(let samples):
+      let map = try requireMap()
+      try map.replay(
+        samples.map {
+          TouchSample(
+            finger: $0.finger, phase: $0.phase, point: $0.point, time: now + ($0.time - .zero))
+        })
+    case .enterText(let field, let text):
+      try requireScreen().enterText(text, in: field)
+    case .tapButton(let button):
+      try requireScreen().tapButton(button)
+    case .trace:
+      try sensor.follow(traces[index] ?? [], from: now)
+    }
+  }
+
+  private func requireScreen() throws -> any AppScreen {
+    guard let screen = phone.screen else {
+      throw DeviceError(
+        .invalidState,
+        phone.appState == .notRunning
+          ? "the app is not running" : "the app shows no screen GeoSim can drive")
+    }
+    guard phone.appState == .foreground else {
+      throw DeviceError(.invalidState, "the app is not in the foreground (\(phone.appState))")
+    }
+    return screen
+  }
+
+  private func requireMap() throws -> MapView {
+    guard let map = try requireScreen().mapView else {
+      throw DeviceError(.invalidState, "the app shows no map")
+    }
+    return map
+  }
+
+  private func point(_ target: TimelineEvent.TouchTarget, on map: MapView) -> Point {
+    switch target {
+    case .screen(let point): point
+    case .coordinate(let coordinate): map.convert(coordinate)
+    }
+  }
+
+  /// Runs the world to the end of the scenario.
+  public func run() throws {
+    try simulation.run(until: endTime)
+    snapshots[scenario.duration] = snapshots[scenario.duration] ?? screenState
+  }
+
+  /// The true trajectory the phone followed.
+  public var trueSamples: [TrajectorySample] { sensor.samples }
+}
+
+extension TimelineEvent.Action {
+  /// The event's name in scenario documents and the event log.
+  public var name: String {
+    switch self {
+    case .launch: "launch"
+    case .background: "background"
+    case .foreground: "foreground"
+    case .terminate: "terminate"
+    case .relaunch: "relaunch"
+    case .reboot: "reboot"
+    case .answerPrompt: "answerPrompt"
+    case .locationSetting: "locationSetting"
+    case .preciseLocation: "preciseLocation"
+    case .locationServices: "locationServices"
+    case .airplaneMode: "airplaneMode"
+    case .network: "network"
+    case .tap: "tap"
+    case .doubleTap: "doubleTap"
+    case .longPress: "longPress"
+    case .drag: "drag"
+    case .touches: "touches"
+    case .enterText: "enterText"
+    case .tapButton: "tapButton"
+    case .trace: "trace"
+    }
+  }
+}

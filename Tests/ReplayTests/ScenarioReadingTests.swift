@@ -1,0 +1,153 @@
+import Foundation
+import JSON
+import Replay
+import Testing
+
+/// A scenario document is read strictly: every mistake is reported with the file, the JSON
+/// path, the line and column, and what was expected.
+@Suite struct ScenarioReadingTests {
+  let minimal = """
+    {"format": "geosim-scenario/1", "name": "m", "start": "2026-04-01T08:00:00+09:00",
+     "duration": 60, "app": {"name": "FixCounter", "variant": "careful"}}
+    """
+
+  /// The error a scenario text gives.
+  func error(_ text: String) -> ScenarioError? {
+    do {
+      _ = try scenario(text)
+      return nil
+    } catch let error as ScenarioError {
+      return error
+    } catch {
+      Issue.record("unexpected error \(error)")
+      return nil
+    }
+  }
+
+  /// The minimal scenario with `members` added at the top level.
+  func with(_ members: String) -> String {
+    String(minimal.dropLast()) + ", " + members + "}"
+  }
+
+  @Test func aFullScenarioFileReads() throws {
+    let s = try Scenario(contentsOf: fixtures.appendingPathComponent("walk.scenario.json").path)
+    #expect(s.name == "walk")
+    #expect(s.seed == 7)
+    #expect(s.start == Date(timeIntervalSince1970: 1_774_998_000))  // 2026-03-31T23:00:00Z
+    #expect(s.timeZone.identifier == "Asia/Tokyo")
+    #expect(s.timeline.count == 3)
+    #expect(s.timeline[1].origin == "timeline[1]")
+    #expect(
+      s.expectations.map(\.name) == [
+        "a marker", "expectations[1]", "expectations[2]",
+        "expectations[3]", "expectations[4]",
+      ])
+    #expect(s.device.promptAnswers[.location] == [.allowWhileUsing])
+  }
+
+  @Test func theMinimalScenarioHasDefaults() throws {
+    let s = try scenario(minimal)
+    #expect(s.expectedOutcome == .pass)
+    #expect(s.seed == 1)
+    #expect(s.timeline.isEmpty && s.trace == nil && s.datasets.isEmpty)
+  }
+
+  @Test func anUnknownKeyIsNamedWithItsLineAndColumn() throws {
+    let e = try #require(error(with("\n  \"sead\": 3")))
+    #expect(e.path == "sead")
+    #expect(e.line == 3 && e.column == 3)
+    #expect(e.message.contains("unknown key 'sead'"))
+    #expect(
+      e.description.hasPrefix(
+        fixtures.appendingPathComponent("inline.scenario.json").path + ":3:3: sead: "))
+  }
+
+  @Test func aWrongTypeSaysWhatWasExpected() throws {
+    let e = try #require(error(with("\"device\": {\"airplaneMode\": \"yes\"}")))
+    #expect(e.path == "device.airplaneMode")
+    #expect(e.message == "expected true or false, found a string")
+  }
+
+  @Test func timesOutOfOrderAreRefused() throws {
+    let e = try #require(
+      error(with(#""timeline": [{"at": 5, "do": "launch"}, {"at": 2, "do": "background"}]"#)))
+    #expect(e.path == "timeline[1].at")
+    #expect(e.message.contains("out of order"))
+  }
+
+  @Test func anEventAfterTheEndIsRefused() throws {
+    let e = try #require(error(with(#""timeline": [{"at": 61, "do": "launch"}]"#)))
+    #expect(e.path == "timeline[0].at")
+  }
+
+  @Test func anUnknownEventListsTheKnownOnes() throws {
+    let e = try #require(error(with(#""timeline": [{"at": 1, "do": "shake"}]"#)))
+    #expect(e.path == "timeline[0].do")
+    #expect(e.message.contains("unknown event 'shake'") && e.message.contains("longPress"))
+  }
+
+  @Test func aMissingFileIsNamed() throws {
+    let e = try #require(error(with(#""trace": {"file": "nowhere.gpx"}"#)))
+    #expect(e.path == "trace.file")
+    #expect(e.message.hasPrefix("no such file: ") && e.message.hasSuffix("nowhere.gpx"))
+  }
+
+  @Test func pathsMayNotLeaveTheScenarioFolder() throws {
+    let e = try #require(error(with(#""trace": {"file": "../Fixtures/../../x.gpx"}"#)))
+    #expect(e.path == "trace.file")
+    #expect(e.message.contains("leads outside the scenario's folder"))
+    let absolute = try #require(error(with(#""gazetteer": "/etc/hostname""#)))
+    #expect(absolute.message.contains("leads outside"))
+  }
+
+  @Test func pathsOutsideTheFolderCanBeAllowed() throws {
+    let text = with(#""gazetteer": "/etc/hostname""#)
+    let s = try Scenario(
+      data: Data(text.utf8), file: "x.scenario.json", folder: fixtures,
+      allowPathsOutsideFolder: true)
+    #expect(s.gazetteer?.path == "/etc/hostname")
+  }
+
+  @Test func aJSONSyntaxErrorHasItsPosition() throws {
+    let e = try #require(error("{\n  \"format\": \"geosim-scenario/1\",\n  \"name\": ,\n}"))
+    #expect(e.line == 3 && e.column == 11)
+    #expect(e.path == "")
+  }
+
+  @Test func aPromptAnswerMustFitItsPrompt() throws {
+    let e = try #require(
+      error(with(#""device": {"promptAnswers": {"notifications": ["allowOnce"]}}"#)))
+    #expect(e.path == "device.promptAnswers.notifications[0]")
+  }
+
+  @Test func theFormatIsChecked() throws {
+    let e = try #require(error(minimal.replacingOccurrences(of: "scenario/1", with: "scenario/9")))
+    #expect(e.path == "format")
+  }
+
+  @Test func aCountNeedsBounds() throws {
+    let e = try #require(
+      error(with(#""expectations": [{"expect": "count", "source": "app", "event": "x"}]"#)))
+    #expect(e.path == "expectations[0]")
+    #expect(e.message == "expected 'min', 'max' or 'equals'")
+  }
+
+  @Test func aTouchNeedsAScreenPointOrACoordinate() throws {
+    let e = try #require(error(with(#""timeline": [{"at": 1, "do": "tap", "x": 3}]"#)))
+    #expect(e.path == "timeline[0]")
+    #expect(e.message.contains("'x' and 'y'"))
+  }
+
+  @Test func offlineWindowsMustBeOrdered() throws {
+    let e = try #require(
+      error(with(#""environment": {"offline": [{"from": 10, "to": 5}]}"#)))
+    #expect(e.path == "environment.offline[0].to")
+  }
+
+  @Test func anOutOfRangeLatitudeIsRefused() throws {
+    let e = try #require(
+      error(with(#""trace": {"stationary": {"latitude": 91, "longitude": 0}}"#)))
+    #expect(e.path == "trace.stationary.latitude")
+    #expect(e.message == "expected a latitude in [-90, 90], found 91")
+  }
+}
