@@ -11,6 +11,7 @@ let package = Package(
     .library(name: "Cloud", targets: ["Cloud"]),
     .library(name: "Traces", targets: ["Traces"]),
     .library(name: "Replay", targets: ["Replay"]),
+    .library(name: "GeoSimTesting", targets: ["GeoSimTesting"]),
     .executable(name: "geosim", targets: ["geosim"]),
   ],
   targets: [
@@ -35,8 +36,10 @@ let package = Package(
     .target(name: "Traces", dependencies: ["Device", "Geo", "JSON", "SimKernel"]),
     .target(
       name: "Replay", dependencies: ["Cloud", "Device", "Geo", "JSON", "SimKernel", "Traces"]),
+    .target(name: "GeoSimTesting", dependencies: ["Geo", "JSON", "Replay", "SimKernel"]),
     .executableTarget(
-      name: "geosim", dependencies: ["Cloud", "Device", "Geo", "JSON", "SimKernel", "Traces"]),
+      name: "geosim",
+      dependencies: ["Cloud", "Device", "Geo", "JSON", "Replay", "SimKernel", "Traces"]),
     .testTarget(
       name: "GeoTests", dependencies: ["Geo", "JSON", "SimKernel"],
       resources: [.copy("Fixtures")]),
@@ -48,7 +51,8 @@ let package = Package(
       name: "TracesTests", dependencies: ["Traces", "Device", "Geo", "SimKernel"],
       resources: [.copy("Fixtures")]),
     .testTarget(
-      name: "ReplayTests", dependencies: ["Replay", "Device", "Geo", "JSON", "SimKernel"],
+      name: "ReplayTests",
+      dependencies: ["GeoSimTesting", "Replay", "Device", "Geo", "JSON", "SimKernel"],
       resources: [.copy("Fixtures")]),
     .testTarget(name: "geosimTests", dependencies: ["geosim"]),
   ],

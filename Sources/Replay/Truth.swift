@@ -42,3 +42,13 @@ enum Truth {
     return nil
   }
 }
+
+extension World {
+  /// The first instant the true trajectory is inside `circle` (interpolated between samples),
+  /// and where it is then; `nil` if it never enters.
+  public func firstTrueEntry(into circle: Expectation.Circle) -> (
+    time: SimTime, coordinate: Coordinate
+  )? {
+    Truth.firstEntry(into: circle, along: trueSamples)
+  }
+}

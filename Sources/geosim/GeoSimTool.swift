@@ -21,6 +21,15 @@ enum GeoSimTool {
       name: "query", summary: "run an NCMB geo query (near, box or REST) on a station dataset",
       run: QueryCommand.run),
     Command(
+      name: "replay", summary: "replay scenarios and judge their expectations",
+      run: ReplayCommand.replay),
+    Command(
+      name: "validate", summary: "check scenarios without running them",
+      run: ReplayCommand.validate),
+    Command(
+      name: "replay-worker", summary: "(internal) run scenarios for geosim replay",
+      run: ReplayCommand.worker),
+    Command(
       name: "bench", summary: "run a benchmark suite and print its table (or --json)",
       run: BenchCommand.run),
   ]
@@ -48,6 +57,7 @@ enum GeoSimTool {
         decimals of metres, angles get PREC + 5. A malformed line is reported on standard error
         with its line number, the other lines are still answered, and the exit code is 2.
 
+      \(ReplayCommand.usage)
       \(TraceCommand.usage)
       \(QueryCommand.usage)
       geosim bench <suite> [--json]

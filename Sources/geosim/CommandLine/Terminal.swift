@@ -1,5 +1,9 @@
 import Foundation
 
+#if canImport(Glibc)
+  import Glibc
+#endif
+
 /// Where a command reads its input and writes its output; tests substitute their own.
 struct Terminal {
   /// Returns the next line of standard input without its newline, or `nil` at the end.
@@ -8,12 +12,15 @@ struct Terminal {
   var write: (String) -> Void
   /// Writes to standard error.
   var writeError: (String) -> Void
+  /// Whether standard error is a terminal (progress is shown only there).
+  var errorIsTerminal = false
 
   /// The process's own standard streams.
   static var standard: Terminal {
     Terminal(
       readLine: { Swift.readLine(strippingNewline: true) },
       write: { print($0, terminator: "") },
-      writeError: { FileHandle.standardError.write(Data($0.utf8)) })
+      writeError: { FileHandle.standardError.write(Data($0.utf8)) },
+      errorIsTerminal: isatty(2) == 1)
   }
 }

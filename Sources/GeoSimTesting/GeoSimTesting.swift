@@ -1,0 +1,179 @@
+import Foundation
+import Geo
+import JSON
+@_exported import Replay
+import SimKernel
+
+#if canImport(Testing)
+  import Testing
+#endif
+
+/// Replays scenarios inside a Swift Testing or XCTest suite.
+///
+/// ```swift
+/// var catalog = AppCatalog()
+/// catalog.register("MyAlarm") { context in { MyAlarmApp(network: context.network) } }
+/// let run = try GeoSimTest.replay("Scenarios/alarm.scenario.json", catalog: catalog)
+/// try run.requireExpectations()                       // XCTest or Swift Testing
+/// let delay = try run.delay(of: .init(source: "notifications", event: "delivered"),
+///                           afterTrueEntryInto: destination)
+/// ```
+public enum GeoSimTest {
+  /// The data every world in this test process shares (loaded at first use).
+  public static let resources = ReplayResources()
+
+  /// Reads the scenario file at `path` and replays it in this process.
+  ///
+  /// - Throws: ``ScenarioError`` for a scenario that cannot be read or assembled.
+  public static func replay(
+    _ path: String, catalog: AppCatalog, seed: UInt64? = nil,
+    allowPathsOutsideFolder: Bool = false
+  ) throws -> ScenarioRun {
+    let scenario = try Scenario(
+      contentsOf: path, allowPathsOutsideFolder: allowPathsOutsideFolder)
+    return try ScenarioRun(scenario, catalog: catalog, resources: resources, seed: seed)
+  }
+
+  /// Replays a scenario built in code.
+  public static func replay(_ scenario: Scenario, catalog: AppCatalog, seed: UInt64? = nil)
+    throws -> ScenarioRun
+  {
+    try ScenarioRun(scenario, catalog: catalog, resources: resources, seed: seed)
+  }
+}
+
+/// Which log entries an assertion is about: a source, an event and field values.
+public struct EventQuery: Sendable, CustomStringConvertible {
+  /// The entry's source (`notifications`, `region`, `network`, `app`, …).
+  public var source: String
+  /// The entry's event (`delivered`, `didEnterRegion`, …), or any when `nil`.
+  public var event: String?
+  /// Field values the entry must have (strings compared as strings, numbers as numbers).
+  public var fields: [String: JSONValue]
+
+  /// A query.
+  public init(source: String, event: String? = nil, fields: [String: JSONValue] = [:]) {
+    self.source = source
+    self.event = event
+    self.fields = fields
+  }
+
+  func matches(_ entry: LogEntry) -> Bool {
+    entry.source == source && (event.map { $0 == entry.event } ?? true)
+      && fields.allSatisfy { name, value in entry[name].map { $0.json } == value }
+  }
+
+  /// `notifications.delivered {"identifier":"arrival"}`.
+  public var description: String {
+    "\(source).\(event ?? "*")" + (fields.isEmpty ? "" : " \(JSONValue.object(fields).jsonText)")
+  }
+}
+
+/// An assertion about a replay that did not hold: the scenario, what was expected, and the
+/// events or expectations it is about.
+public struct ScenarioFailure: Error, Sendable, CustomStringConvertible {
+  /// The scenario file (or name, for one built in code).
+  public let scenario: String
+  /// One line per failed expectation or assertion.
+  public let failures: [String]
+
+  /// The scenario and each failure on its own line.
+  public var description: String {
+    "\(scenario): \(failures.count) failure(s)\n"
+      + failures.map { "  - " + $0 }.joined(separator: "\n")
+  }
+}
+
+extension ScenarioRun {
+  /// The scenario's file, or its name when built in code.
+  public var scenarioLabel: String { scenario.file ?? scenario.name }
+
+  /// Throws ``ScenarioFailure`` listing every expectation that failed (with what was expected,
+  /// what happened and when), every timeline event that could not happen, and a crash, or an
+  /// unexpected pass of a scenario marked as expected to fail.
+  public func requireExpectations() throws {
+    var failures = result.timelineErrors.map { "timeline: \($0)" }
+    for e in result.expectations where !e.passed {
+      failures.append(
+        "\(e.name)" + (e.time.map { " (at \(JSONText.number($0)) s)" } ?? "") + ": \(e.message)")
+    }
+    switch result.expectedOutcome {
+    case .pass:
+      if !failures.isEmpty { throw ScenarioFailure(scenario: scenarioLabel, failures: failures) }
+    case .fail:
+      if failures.isEmpty {
+        throw ScenarioFailure(
+          scenario: scenarioLabel,
+          failures: ["the scenario is marked \"expect\": \"fail\", but every expectation held"])
+      }
+    }
+  }
+
+  /// The log entries matching `query`, in order.
+  public func events(_ query: EventQuery) -> [LogEntry] {
+    log.entries.filter(query.matches)
+  }
+
+  /// The first entry matching `query`.
+  ///
+  /// - Throws: ``ScenarioFailure`` naming the query when there is none.
+  public func first(_ query: EventQuery) throws -> LogEntry {
+    guard let entry = log.entries.first(where: query.matches) else {
+      throw ScenarioFailure(
+        scenario: scenarioLabel, failures: ["expected an event \(query); there was none"])
+    }
+    return entry
+  }
+
+  /// Seconds from the true trace's first entry into `region` to the first entry matching
+  /// `query` (negative when the event came first): "the arrival notification came 40 s after
+  /// the true entry".
+  ///
+  /// - Throws: ``ScenarioFailure`` when the trace never enters the region or no event matches.
+  public func delay(of query: EventQuery, afterTrueEntryInto region: Replay.Expectation.Circle)
+    throws
+    -> Double
+  {
+    guard let entry = world.firstTrueEntry(into: region) else {
+      throw ScenarioFailure(
+        scenario: scenarioLabel,
+        failures: [
+          "the true trace never enters the region around (\(region.center.latitude), "
+            + "\(region.center.longitude)) r = \(JSONText.number(region.radius)) m"
+        ])
+    }
+    let event = try first(query)
+    return (event.time - entry.time).seconds
+  }
+
+  #if canImport(Testing)
+    /// Records a Swift Testing issue for each expectation that failed, at the caller's source
+    /// location, with the scenario, what was expected, what happened and when.
+    public func expectExpectationsHold(sourceLocation: SourceLocation = #_sourceLocation) {
+      do {
+        try requireExpectations()
+      } catch let failure as ScenarioFailure {
+        for line in failure.failures {
+          Issue.record(
+            Comment(rawValue: "\(failure.scenario): \(line)"), sourceLocation: sourceLocation)
+        }
+      } catch {
+        Issue.record(error, sourceLocation: sourceLocation)
+      }
+    }
+  #endif
+}
+
+extension LogValue {
+  /// The value as JSON (integers become numbers).
+  var json: JSONValue {
+    switch self {
+    case .null: .null
+    case .bool(let b): .bool(b)
+    case .int(let i): .number(Double(i))
+    case .double(let d): .number(d)
+    case .string(let s): .string(s)
+    case .array(let a): .array(a.map(\.json))
+    }
+  }
+}

@@ -1,0 +1,233 @@
+import Foundation
+import JSON
+import Replay
+import SimKernel
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// `geosim replay` and `geosim validate`: scenario documents in, judged replays out.
+///
+/// Each scenario runs in a worker process (`geosim replay-worker`), a batch of scenarios per
+/// worker and as many workers as cores, so that an app model that traps ends only its own
+/// scenario: the parent reports it as a crash with the last events before it and starts a new
+/// worker for the rest of the batch.
+enum ReplayCommand {
+  static let usage = """
+    geosim replay <scenario or folder>... [--seed N] [--out DIR] [--format text|json]
+                  [--jobs N] [--allow-outside-paths]
+      replays each scenario (folders: every *.scenario.json inside, recursively), several at
+      once in worker processes, and prints one line per scenario: PASS, FAIL, CRASH, XFAIL (a
+      scenario marked "expect": "fail" that failed, as it should) or XPASS (one that did not).
+      Writes <out>/<name>/events.jsonl and result.json and <out>/results.json (default out:
+      Reports/replay). Exit code 0 when every verdict is PASS or XFAIL, 1 otherwise, 2 when a
+      scenario cannot be read or assembled (nothing is replayed then).
+    geosim validate <scenario or folder>... [--allow-outside-paths]
+      reads each scenario and assembles its world without running it; prints "ok <file>" or
+      the error (file:line:column: path: what was expected); exit code 0 or 2.
+
+    """
+
+  /// The apps scenarios can name.
+  static var catalog: AppCatalog { .standard }
+
+  // MARK: validate
+
+  static func validate(_ args: inout Arguments, _ terminal: Terminal) throws -> Int32 {
+    let allowOutside = args.flag("--allow-outside-paths")
+    let files = try scenarioFiles(&args)
+    try args.finish()
+    let resources = ReplayResources()
+    var failed = false
+    var names: [String: String] = [:]
+    for file in files {
+      do {
+        let scenario = try Scenario(contentsOf: file, allowPathsOutsideFolder: allowOutside)
+        _ = try World(scenario: scenario, catalog: catalog, resources: resources)
+        if let other = names[scenario.name] {
+          throw ScenarioError(
+            file: file, path: "name", "the name '\(scenario.name)' is also used by \(other)")
+        }
+        names[scenario.name] = file
+        terminal.write("ok \(file)\n")
+      } catch {
+        failed = true
+        terminal.writeError("\(error)\n")
+      }
+    }
+    return failed ? 2 : 0
+  }
+
+  // MARK: replay
+
+  static func replay(_ args: inout Arguments, _ terminal: Terminal) throws -> Int32 {
+    let allowOutside = args.flag("--allow-outside-paths")
+    let seed = try args.option("--seed").map { text -> UInt64 in
+      guard let seed = UInt64(text) else {
+        throw UsageError("geosim replay: --seed '\(text)': expected a non-negative integer")
+      }
+      return seed
+    }
+    let out = try args.option("--out") ?? "Reports/replay"
+    let format = try args.option("--format") ?? "text"
+    guard ["text", "json"].contains(format) else {
+      throw UsageError("geosim replay: --format '\(format)': expected text or json")
+    }
+    let jobs =
+      try args.option("--jobs").map { text -> Int in
+        guard let n = Int(text), n >= 1 else {
+          throw UsageError("geosim replay: --jobs '\(text)': expected a positive integer")
+        }
+        return n
+      } ?? ProcessInfo.processInfo.activeProcessorCount
+    let files = try scenarioFiles(&args)
+    try args.finish()
+
+    // Everything is read and assembled before anything runs: bad input replays nothing.
+    let resources = ReplayResources()
+    var scenarios: [(file: String, name: String)] = []
+    var names: [String: String] = [:]
+    var invalid = false
+    for file in files {
+      do {
+        let scenario = try Scenario(contentsOf: file, allowPathsOutsideFolder: allowOutside)
+        _ = try World(scenario: scenario, catalog: catalog, resources: resources)
+        if let other = names[scenario.name] {
+          throw ScenarioError(
+            file: file, path: "name", "the name '\(scenario.name)' is also used by \(other)")
+        }
+        names[scenario.name] = file
+        scenarios.append((file, scenario.name))
+      } catch {
+        invalid = true
+        terminal.writeError("\(error)\n")
+      }
+    }
+    if invalid { return 2 }
+
+    let outURL = URL(fileURLWithPath: out, isDirectory: true)
+    let pool = WorkerPool(
+      executable: try executablePath(), out: outURL, seed: seed, allowOutside: allowOutside)
+    let progress = Progress(total: scenarios.count, terminal: terminal)
+    let results = try pool.run(scenarios, jobs: jobs, progress: progress)
+    progress.end()
+
+    let summary = JSONValue.array(results.map(\.json))
+    try write(summary.jsonText + "\n", to: outURL.appendingPathComponent("results.json"))
+    if format == "json" {
+      terminal.write(summary.jsonText + "\n")
+    } else {
+      for result in results { terminal.write(line(for: result)) }
+      let counts = Dictionary(grouping: results, by: \.verdict).mapValues(\.count)
+      let order: [ReplayResult.Verdict] = [.pass, .expectedFailure, .fail, .crash, .unexpectedPass]
+      let parts = order.compactMap { v in counts[v].map { "\($0) \(label(v))" } }
+      terminal.write("\(results.count) scenario(s): \(parts.joined(separator: ", "))\n")
+    }
+    return results.allSatisfy(\.verdict.isHealthy) ? 0 : 1
+  }
+
+  static func label(_ verdict: ReplayResult.Verdict) -> String {
+    switch verdict {
+    case .pass: "PASS"
+    case .fail: "FAIL"
+    case .crash: "CRASH"
+    case .expectedFailure: "XFAIL"
+    case .unexpectedPass: "XPASS"
+    }
+  }
+
+  static func line(for result: ReplayResult) -> String {
+    let verdict = label(result.verdict).padding(toLength: 6, withPad: " ", startingAt: 0)
+    var text = "\(verdict)\(result.scenario)"
+    let held = result.expectations.filter(\.passed).count
+    if let crash = result.crash {
+      text += ": crashed: \(crash.reason)"
+    } else if let error = result.timelineErrors.first {
+      text += ": \(error)"
+    } else if let failed = result.expectations.first(where: { !$0.passed }) {
+      text += " (\(held)/\(result.expectations.count)): \(failed.name): \(failed.message)"
+    } else {
+      text += " (\(held)/\(result.expectations.count))"
+    }
+    return text + "\n"
+  }
+
+  // MARK: worker
+
+  /// `geosim replay-worker --out DIR [--seed N] [--allow-outside-paths] FILE...`: runs the
+  /// scenarios one after the other in this process, streaming each one's events to
+  /// `<out>/<name>/events.jsonl` and writing its `result.json` when it ends.
+  static func worker(_ args: inout Arguments, _ terminal: Terminal) throws -> Int32 {
+    let allowOutside = args.flag("--allow-outside-paths")
+    guard let out = try args.option("--out") else {
+      throw UsageError("geosim replay-worker: --out is required")
+    }
+    let seed = try args.option("--seed").map { UInt64($0) ?? 0 }
+    var files: [String] = []
+    while let file = args.positional() { files.append(file) }
+    try args.finish()
+    let resources = ReplayResources()
+    for file in files {
+      let scenario = try Scenario(contentsOf: file, allowPathsOutsideFolder: allowOutside)
+      let folder = URL(fileURLWithPath: out).appendingPathComponent(scenario.name)
+      try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+      let eventsURL = folder.appendingPathComponent("events.jsonl")
+      FileManager.default.createFile(atPath: eventsURL.path, contents: nil)
+      let events = try FileHandle(forWritingTo: eventsURL)
+      defer { try? events.close() }
+      // Unbuffered, one write per entry: a trap in the app must not lose the last events.
+      let run = try ScenarioRun(scenario, catalog: catalog, resources: resources, seed: seed) {
+        events.write(Data((EventLog.jsonLine($0) + "\n").utf8))
+      }
+      try write(run.result.json.jsonText + "\n", to: folder.appendingPathComponent("result.json"))
+    }
+    return 0
+  }
+
+  // MARK: Helpers
+
+  /// The scenario files named by the remaining positionals: files as given, folders searched
+  /// recursively for `*.scenario.json`, in path order.
+  static func scenarioFiles(_ args: inout Arguments) throws -> [String] {
+    var files: [String] = []
+    var any = false
+    while let path = args.positional() {
+      any = true
+      var isDirectory: ObjCBool = false
+      guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+        throw UsageError("\(args.command): no such file or folder: \(path)")
+      }
+      if isDirectory.boolValue {
+        let base = URL(fileURLWithPath: path, isDirectory: true)
+        let found =
+          FileManager.default.enumerator(atPath: path)?.compactMap { $0 as? String }
+          .filter { $0.hasSuffix(".scenario.json") }.sorted() ?? []
+        guard !found.isEmpty else {
+          throw UsageError("\(args.command): no *.scenario.json files in \(path)")
+        }
+        files += found.map { base.appendingPathComponent($0).path }
+      } else {
+        files.append(path)
+      }
+    }
+    guard any else { throw UsageError("\(args.command): expected scenario files or folders") }
+    return files
+  }
+
+  static func executablePath() throws -> String {
+    if let path = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
+      return path
+    }
+    if let path = Bundle.main.executablePath { return path }
+    throw UsageError("geosim replay: cannot find its own executable to start workers")
+  }
+
+  /// Writes `text` to `url` through a temporary file and a rename, so that an interrupted run
+  /// never leaves a half-written file.
+  static func write(_ text: String, to url: URL) throws {
+    try FileManager.default.createDirectory(
+      at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+    try Data(text.utf8).write(to: url, options: .atomic)
+  }
+}
