@@ -10,6 +10,7 @@ let package = Package(
     .library(name: "Device", targets: ["Device"]),
     .library(name: "Cloud", targets: ["Cloud"]),
     .library(name: "Traces", targets: ["Traces"]),
+    .library(name: "ReferenceApps", targets: ["ReferenceApps"]),
     .executable(name: "geosim", targets: ["geosim"]),
   ],
   targets: [
@@ -32,6 +33,8 @@ let package = Package(
       name: "Cloud", dependencies: ["CSQLite", "Geo", "JSON", "SimKernel"],
       resources: [.copy("Resources/languages")]),
     .target(name: "Traces", dependencies: ["Device", "Geo", "JSON", "SimKernel"]),
+    .target(
+      name: "ReferenceApps", dependencies: ["Cloud", "Device", "Geo", "JSON", "SimKernel"]),
     .executableTarget(
       name: "geosim", dependencies: ["Cloud", "Device", "Geo", "JSON", "SimKernel", "Traces"]),
     .testTarget(
@@ -44,6 +47,9 @@ let package = Package(
       name: "TracesTests", dependencies: ["Traces", "Device", "Geo", "SimKernel"],
       resources: [.copy("Fixtures")]),
     .testTarget(name: "geosimTests", dependencies: ["geosim"]),
+    .testTarget(
+      name: "ReferenceAppsTests",
+      dependencies: ["ReferenceApps", "Cloud", "Device", "Geo", "JSON", "SimKernel"]),
   ],
   swiftLanguageModes: [.v6]
 )
