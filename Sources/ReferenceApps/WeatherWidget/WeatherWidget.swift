@@ -30,7 +30,10 @@ import SimKernel
 /// `UserDefaultsDataStore.lat`'s getter and `WeatherViewModel.createRequestModel`). On the
 /// first launch the screen appears before the permission is answered and the first fix
 /// arrives, so the request goes out for latitude 0, longitude 0 (the Gulf of Guinea). Later
-/// launches use the previous session's position until the new fix arrives.
+/// launches use the previous session's position until the new fix arrives. The first fix
+/// delivered is stored whatever its age (`guard let newLocation = locations.last`), so a
+/// relaunch may store CoreLocation's cached fix from the previous session and stop there; the
+/// corrected variant keeps this too (the fix is outside the scope of the article's bug).
 ///
 /// Corrected (the smallest change): no request while nothing is stored (`object(forKey:)` is
 /// `nil`); a fetch asked for then is made as soon as the first fix is stored.
