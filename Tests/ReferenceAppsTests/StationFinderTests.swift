@@ -117,9 +117,53 @@ import Testing
     #expect(world.appEvents("search.dropped").count == 1)
   }
 
+  /// The first search's answer takes 2 s at the server; the box search's is quick.
+  func slowFirstAnswer(_ variant: ReferenceAppVariant) throws -> World {
+    let world = try World()
+    let endpoint = SlowFirstEndpoint(
+      NCMBEndpoint(datastore: world.datastore), first: .seconds(2))
+    try world.network.register(endpoint)
+    try world.launch(.stationFinder, variant)
+    try world.tapMap(at: kamiyacho, time: 1)
+    try world.tapMap(at: hamamatsucho, time: 1.5)
+    try world.run(until: 6)
+    return world
+  }
+
+  @Test func asPublishedALateAnswerToTheNearSearchOverwritesTheBoxResults() throws {
+    let world = try slowFirstAnswer(.asPublished)
+    #expect(world.state["tapLocations"]?.array?.count == 2)
+    #expect(names(world).contains("六本木"))
+  }
+
+  @Test func correctedTheLateAnswerToASupersededSearchIsDropped() throws {
+    let world = try slowFirstAnswer(.corrected)
+    #expect(Set(names(world)) == ["浜松町", "大門", "神谷町"])
+    #expect(world.appEvents("search.dropped").map { $0["id"] } == [.int(1)])
+  }
+
   @Test func anUnknownButtonIsAnError() throws {
     let world = try World()
     try world.launch(.stationFinder, .asPublished)
     #expect(throws: DeviceError.self) { try world.screen.tapButton("search") }
+  }
+}
+
+/// An NCMB endpoint whose first answer takes `first` at the server.
+final class SlowFirstEndpoint: SimulatedService {
+  let serviceName = "ncmb"
+  let endpoint: NCMBEndpoint
+  let first: SimDuration
+  private var answered = 0
+
+  init(_ endpoint: NCMBEndpoint, first: SimDuration) {
+    self.endpoint = endpoint
+    self.first = first
+  }
+
+  func respond(to request: HTTPRequest) -> (response: HTTPResponse, serviceTime: SimDuration) {
+    answered += 1
+    let (response, time) = endpoint.respond(to: request)
+    return (response, answered == 1 ? first : time)
   }
 }

@@ -73,6 +73,7 @@ final class World {
   let network: SimulatedNetwork
   let geocoding: GeocodingService
   let weather: WeatherService
+  let datastore: GeoDatastore
 
   init(
     seed: UInt64 = 1,
@@ -88,7 +89,7 @@ final class World {
       simulation: simulation, geos: GEOSContext(), sensor: sensor, parameters: parameters,
       user: UserScript(answers: answers))
     network = SimulatedNetwork(simulation: simulation)
-    let datastore = GeoDatastore(seed: seed, simulation: simulation)
+    datastore = GeoDatastore(seed: seed, simulation: simulation)
     for (name, lat, lon) in stationList {
       try datastore.create(
         className: "Station",
