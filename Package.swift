@@ -10,6 +10,7 @@ let package = Package(
     .library(name: "Device", targets: ["Device"]),
     .library(name: "Cloud", targets: ["Cloud"]),
     .library(name: "Traces", targets: ["Traces"]),
+    .library(name: "ReferenceApps", targets: ["ReferenceApps"]),
     .library(name: "Replay", targets: ["Replay"]),
     .library(name: "GeoSimTesting", targets: ["GeoSimTesting"]),
     .executable(name: "geosim", targets: ["geosim"]),
@@ -35,11 +36,15 @@ let package = Package(
       resources: [.copy("Resources/languages")]),
     .target(name: "Traces", dependencies: ["Device", "Geo", "JSON", "SimKernel"]),
     .target(
+      name: "ReferenceApps", dependencies: ["Cloud", "Device", "Geo", "JSON", "SimKernel"]),
+    .target(
       name: "Replay", dependencies: ["Cloud", "Device", "Geo", "JSON", "SimKernel", "Traces"]),
     .target(name: "GeoSimTesting", dependencies: ["Geo", "JSON", "Replay", "SimKernel"]),
     .executableTarget(
       name: "geosim",
-      dependencies: ["Cloud", "Device", "Geo", "JSON", "Replay", "SimKernel", "Traces"]),
+      dependencies: [
+        "Cloud", "Device", "Geo", "JSON", "ReferenceApps", "Replay", "SimKernel", "Traces",
+      ]),
     .testTarget(
       name: "GeoTests", dependencies: ["Geo", "JSON", "SimKernel"],
       resources: [.copy("Fixtures")]),
@@ -55,6 +60,9 @@ let package = Package(
       dependencies: ["GeoSimTesting", "Replay", "Device", "Geo", "JSON", "SimKernel"],
       resources: [.copy("Fixtures")]),
     .testTarget(name: "geosimTests", dependencies: ["geosim"]),
+    .testTarget(
+      name: "ReferenceAppsTests",
+      dependencies: ["ReferenceApps", "Cloud", "Device", "Geo", "JSON", "SimKernel"]),
   ],
   swiftLanguageModes: [.v6]
 )

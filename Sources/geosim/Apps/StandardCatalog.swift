@@ -1,8 +1,28 @@
+import JSON
+import ReferenceApps
 import Replay
 
 extension AppCatalog {
-  /// The apps `geosim replay` knows: the five reference apps.
+  /// The apps `geosim replay` knows: the five reference apps, each `as-published` and
+  /// `corrected`.
   static var standard: AppCatalog {
-    AppCatalog()
+    var catalog = AppCatalog()
+    let variants = ReferenceAppVariant.allCases.map(\.rawValue)
+    for kind in ReferenceAppKind.allCases {
+      catalog.register(kind.rawValue, variants: variants) { context in
+        guard let variant = ReferenceAppVariant(rawValue: context.variant ?? "") else {
+          throw AppConfigurationError(path: "", "expected a variant: \(variants)")
+        }
+        do {
+          return try kind.factory(
+            variant: variant, configuration: context.configuration,
+            services: ReferenceAppServices(
+              network: context.network, geocodingService: context.geocodingService))
+        } catch let error as ReferenceAppConfigurationError {
+          throw AppConfigurationError(path: error.path, error.message)
+        }
+      }
+    }
+    return catalog
   }
 }

@@ -173,7 +173,9 @@ enum ReplayCommand {
       let folder = URL(fileURLWithPath: out).appendingPathComponent(scenario.name)
       try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
       let eventsURL = folder.appendingPathComponent("events.jsonl")
-      FileManager.default.createFile(atPath: eventsURL.path, contents: nil)
+      guard FileManager.default.createFile(atPath: eventsURL.path, contents: nil) else {
+        throw UsageError("geosim replay-worker: cannot create \(eventsURL.path)")
+      }
       let events = try FileHandle(forWritingTo: eventsURL)
       defer { try? events.close() }
       // Unbuffered, one write per entry: a trap in the app must not lose the last events.

@@ -1,0 +1,82 @@
+import Cloud
+import Device
+import JSON
+
+/// Which version of a reference app runs: the article's code as published, bugs included, or
+/// with the smallest fixes for them.
+public enum ReferenceAppVariant: String, CaseIterable, Hashable, Sendable {
+  /// The article's code, bugs included.
+  case asPublished = "as-published"
+  /// The article's code with the smallest fixes for its bugs.
+  case corrected
+}
+
+/// The five reference apps, one per source article (`shared/seeds`).
+public enum ReferenceAppKind: String, CaseIterable, Sendable {
+  /// Article 000: three-word address of the current position, three-word search.
+  case threeWordLocator = "ThreeWordLocator"
+  /// Article 001: NCMB station search around and between map taps.
+  case stationFinder = "StationFinder"
+  /// Article 002: one pin by tap or long press, reverse-geocoded to a Japanese address.
+  case pinDrop = "PinDrop"
+  /// Article 003: one fix stored in UserDefaults, then the weather request built from it.
+  case weatherWidget = "WeatherWidget"
+  /// Article 004: a location-triggered notification and region monitoring at a destination.
+  case arrivalAlarm = "ArrivalAlarm"
+}
+
+/// What the reference apps reach outside the phone: the cloud services and the geocoder's
+/// server.
+///
+/// The network must have the services an app calls registered: `"threewords"`
+/// (ThreeWordLocator), `"ncmb"` (StationFinder), `"weather"` (WeatherWidget). PinDrop and
+/// ArrivalAlarm geocode through ``geocodingService``.
+public struct ReferenceAppServices {
+  /// The phone's connection to the simulated cloud.
+  public var network: SimulatedNetwork
+  /// The server behind the apps' geocoders (shared, as Apple's rate limit is per app).
+  public var geocodingService: GeocodingService
+
+  /// Services for the apps.
+  public init(network: SimulatedNetwork, geocodingService: GeocodingService) {
+    self.network = network
+    self.geocodingService = geocodingService
+  }
+}
+
+extension ReferenceAppKind {
+  /// Validates `configuration` (a JSON object; unknown keys and wrong types are errors) and
+  /// returns the factory the phone calls at each launch.
+  ///
+  /// The keys each app accepts are documented on its configuration type:
+  /// ``ThreeWordLocator/Configuration``, ``StationFinder/Configuration``,
+  /// ``PinDrop/Configuration``, ``WeatherWidget/Configuration``,
+  /// ``ArrivalAlarm/Configuration``. `null` is read as an empty object (every default).
+  public func factory(
+    variant: ReferenceAppVariant, configuration: JSONValue, services: ReferenceAppServices
+  ) throws(ReferenceAppConfigurationError) -> () -> any SimulatedApp {
+    switch self {
+    case .threeWordLocator:
+      let c = try ThreeWordLocator.Configuration(json: configuration)
+      return { ThreeWordLocator(variant: variant, configuration: c, network: services.network) }
+    case .stationFinder:
+      let c = try StationFinder.Configuration(json: configuration)
+      return { StationFinder(variant: variant, configuration: c, network: services.network) }
+    case .pinDrop:
+      let c = try PinDrop.Configuration(json: configuration)
+      return {
+        PinDrop(
+          variant: variant, configuration: c, geocodingService: services.geocodingService)
+      }
+    case .weatherWidget:
+      let c = try WeatherWidget.Configuration(json: configuration)
+      return { WeatherWidget(variant: variant, configuration: c, network: services.network) }
+    case .arrivalAlarm:
+      let c = try ArrivalAlarm.Configuration(json: configuration)
+      return {
+        ArrivalAlarm(
+          variant: variant, configuration: c, geocodingService: services.geocodingService)
+      }
+    }
+  }
+}
