@@ -165,7 +165,10 @@ extension World {
     }
   }
 
-  static func seconds(_ time: SimTime) -> String { "\(JSONText.number(time.seconds)) s" }
+  /// A time for messages, to the millisecond.
+  static func seconds(_ time: SimTime) -> String {
+    "\(JSONText.number((time.seconds * 1_000).rounded() / 1_000)) s"
+  }
 
   static func signed(_ seconds: Double) -> String {
     let rounded = (seconds * 10).rounded() / 10
