@@ -1,0 +1,215 @@
+import Foundation
+import JSON
+import Replay
+import Testing
+
+@testable import geosim
+
+/// The built `geosim` binary, beside the test bundle.
+private let geosimBinary: URL = {
+  let runner =
+    (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+    ?? CommandLine.arguments[0]
+  return URL(fileURLWithPath: runner).deletingLastPathComponent().appendingPathComponent("geosim")
+}()
+
+/// Runs the built binary and captures its exit code and both streams.
+private func geosim(_ arguments: [String], in directory: URL) throws -> (
+  code: Int32, out: String, err: String
+) {
+  let process = Process()
+  process.executableURL = geosimBinary
+  process.arguments = arguments
+  process.currentDirectoryURL = directory
+  let out = Pipe()
+  let err = Pipe()
+  process.standardOutput = out
+  process.standardError = err
+  try process.run()
+  // Read both before waiting: a full pipe would block the child.
+  nonisolated(unsafe) var errData = Data()
+  let reader = Thread { errData = err.fileHandleForReading.readDataToEndOfFile() }
+  reader.start()
+  let outData = out.fileHandleForReading.readDataToEndOfFile()
+  process.waitUntilExit()
+  while !reader.isFinished { usleep(1_000) }
+  return (
+    process.terminationStatus, String(decoding: outData, as: UTF8.self),
+    String(decoding: errData, as: UTF8.self)
+  )
+}
+
+/// A fresh folder holding scenarios written from `documents` (name → JSON text).
+private func folder(_ documents: [String: String]) throws -> URL {
+  let url = FileManager.default.temporaryDirectory.appendingPathComponent(
+    "geosim-replay-tests-\(UUID().uuidString)")
+  try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+  for (name, text) in documents {
+    try Data(text.utf8).write(to: url.appendingPathComponent(name))
+  }
+  return url
+}
+
+/// A weather widget launched at Tokyo Station, with expectations given by the caller.
+private func weather(name: String, variant: String, expect: String = "pass") -> String {
+  """
+  {"format": "geosim-scenario/1", "name": "\(name)", "expect": "\(expect)", "seed": 3,
+   "start": "2026-04-01T08:00:00+09:00", "duration": 120,
+   "device": {"promptAnswers": {"location": ["allowWhileUsing"]}},
+   "app": {"name": "WeatherWidget", "variant": "\(variant)"},
+   "trace": {"stationary": {"latitude": 35.681236, "longitude": 139.767125}},
+   "timeline": [{"at": 0, "do": "launch"}],
+   "expectations": [{"name": "never at (0, 0)", "expect": "noRequestNear", "latitude": 0, "longitude": 0},
+                    {"expect": "noCrash"}]}
+  """
+}
+
+@Suite(.serialized) struct ReplayCommandTests {
+  @Test func aHealthyFolderExitsZeroWithOneLinePerScenario() throws {
+    let dir = try folder([
+      "a.scenario.json": weather(name: "weather-corrected", variant: "corrected"),
+      "b.scenario.json": weather(
+        name: "weather-published", variant: "as-published", expect: "fail"),
+      "notes.json": "{}",
+    ])
+    let r = try geosim(["replay", ".", "--out", "out"], in: dir)
+    #expect(r.code == 0, "\(r.err)")
+    let lines = r.out.split(separator: "\n").map(String.init)
+    #expect(lines.count == 3)
+    #expect(lines[0] == "PASS  weather-corrected (2/2)")
+    #expect(
+      lines[1].hasPrefix("XFAIL weather-published (1/2): never at (0, 0): expected no request"))
+    #expect(lines[2] == "2 scenario(s): 1 PASS, 1 XFAIL")
+    let events = try String(
+      contentsOf: dir.appendingPathComponent("out/weather-published/events.jsonl"), encoding: .utf8)
+    #expect(events.contains("\"lat=0.0") || events.contains("lat=0"))
+    let summary = try JSONValue(
+      parsing: Data(contentsOf: dir.appendingPathComponent("out/results.json")))
+    guard case .array(let results) = summary else {
+      Issue.record("results.json is not an array")
+      return
+    }
+    #expect(results.count == 2)
+  }
+
+  @Test func aFailingScenarioExitsOne() throws {
+    let dir = try folder(["a.scenario.json": weather(name: "w", variant: "as-published")])
+    let r = try geosim(["replay", "a.scenario.json", "--out", "out", "--format", "json"], in: dir)
+    #expect(r.code == 1)
+    let value = try JSONValue(parsing: Data(r.out.utf8))
+    guard case .array(let results) = value, let first = results.first,
+      let result = ReplayResult(json: first)
+    else {
+      Issue.record("not a result array: \(r.out)")
+      return
+    }
+    #expect(result.verdict == .fail)
+    #expect(result.expectations[0].time != nil)
+  }
+
+  @Test func theSameSeedWritesTheSameBytes() throws {
+    let dir = try folder(["a.scenario.json": weather(name: "w", variant: "corrected")])
+    _ = try geosim(["replay", ".", "--out", "one"], in: dir)
+    _ = try geosim(["replay", ".", "--out", "two"], in: dir)
+    let three = try geosim(["replay", ".", "--out", "three", "--seed", "99"], in: dir)
+    #expect(three.code == 0)
+    func bytes(_ run: String, _ file: String) throws -> Data {
+      try Data(contentsOf: dir.appendingPathComponent("\(run)/w/\(file)"))
+    }
+    #expect(try bytes("one", "events.jsonl") == bytes("two", "events.jsonl"))
+    #expect(try bytes("one", "result.json") == bytes("two", "result.json"))
+    #expect(try bytes("one", "events.jsonl") != bytes("three", "events.jsonl"))
+  }
+
+  @Test func badInputExitsTwoNamingTheFileAndPlaceAndReplaysNothing() throws {
+    let good = weather(name: "good", variant: "corrected")
+    let bad = weather(name: "bad", variant: "corrected")
+      .replacingOccurrences(of: "\"duration\": 120", with: "\"duration\": \"long\"")
+    let dir = try folder(["good.scenario.json": good, "bad.scenario.json": bad])
+    let r = try geosim(["replay", ".", "--out", "out"], in: dir)
+    #expect(r.code == 2)
+    #expect(
+      r.err.contains(
+        "bad.scenario.json:2:52: duration: expected a number of seconds, found a string"))
+    #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("out").path))
+    let v = try geosim(["validate", "."], in: dir)
+    #expect(v.code == 2)
+    #expect(v.out.hasSuffix("good.scenario.json\n") && v.out.hasPrefix("ok "))
+  }
+
+  @Test func anUnknownAppAndADuplicateNameAreBadInput() throws {
+    let dir = try folder([
+      "a.scenario.json": weather(name: "same", variant: "corrected"),
+      "b.scenario.json": weather(name: "same", variant: "corrected"),
+      "c.scenario.json": weather(name: "c", variant: "corrected")
+        .replacingOccurrences(of: "WeatherWidget", with: "Weather"),
+    ])
+    let r = try geosim(["validate", "."], in: dir)
+    #expect(r.code == 2)
+    #expect(r.err.contains("b.scenario.json: name: the name 'same' is also used by"))
+    #expect(
+      r.err.contains("c.scenario.json: app.name: no app called 'Weather' (known: ArrivalAlarm"))
+  }
+
+  @Test func usageMistakesExitTwo() throws {
+    let dir = try folder([:])
+    #expect(try geosim(["replay"], in: dir).code == 2)
+    #expect(
+      try geosim(["replay", "missing"], in: dir).err
+        == "geosim replay: no such file or folder: missing\n")
+    #expect(
+      try geosim(["replay", "."], in: dir).err == "geosim replay: no *.scenario.json files in .\n")
+    #expect(try geosim(["replay", ".", "--jobs", "0"], in: dir).code == 2)
+  }
+}
+
+/// A worker that dies is that scenario's crash, not the run's: the pool reports it with the
+/// worker's message and the last events, and starts a new worker for the rest of the batch.
+@Suite struct WorkerPoolTests {
+  @Test func aTrapInOneScenarioLeavesTheOthersRunning() throws {
+    let dir = try folder([
+      "a.scenario.json": weather(name: "first", variant: "corrected"),
+      "b.scenario.json": weather(name: "trapping", variant: "corrected"),
+      "c.scenario.json": weather(name: "third", variant: "corrected"),
+    ])
+    // A stand-in worker: real workers for the others; for "trapping" it streams two events,
+    // prints what the Swift runtime prints for a force-unwrapped nil, and dies of SIGILL.
+    let script = dir.appendingPathComponent("worker.sh")
+    try """
+    #!/bin/sh
+    out="$3"; shift 3
+    for f in "$@"; do
+      case "$f" in
+        */b.scenario.json)
+          mkdir -p "$out/trapping"
+          printf '{"seq":0}\\n{"seq":1}\\n' > "$out/trapping/events.jsonl"
+          echo "Fatal error: Unexpectedly found nil while unwrapping an Optional value" >&2
+          kill -ILL $$ ;;
+        *) "\(geosimBinary.path)" replay-worker --out "$out" "$f" || exit $? ;;
+      esac
+    done
+    """.write(to: script, atomically: true, encoding: .utf8)
+    try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: script.path)
+    let pool = WorkerPool(
+      executable: script.path, out: dir.appendingPathComponent("out"), seed: nil,
+      allowOutside: false)
+    let scenarios = ["a", "b", "c"].map { name in
+      (
+        file: dir.appendingPathComponent("\(name).scenario.json").path,
+        name: ["a": "first", "b": "trapping", "c": "third"][name]!
+      )
+    }
+    let progress = Progress(
+      total: 3, terminal: Terminal(readLine: { nil }, write: { _ in }, writeError: { _ in }))
+    let results = try pool.run(scenarios, jobs: 1, progress: progress)
+    #expect(results.map(\.verdict) == [.pass, .crash, .pass])
+    let crash = try #require(results[1].crash)
+    #expect(
+      crash.reason
+        == "signal 4 (SIGILL): Fatal error: Unexpectedly found nil while unwrapping an Optional value"
+    )
+    #expect(crash.lastEvents == [#"{"seq":0}"#, #"{"seq":1}"#])
+    #expect(results[1].scenario == "trapping" && results[1].file == scenarios[1].file)
+    #expect(ReplayCommand.line(for: results[1]).hasPrefix("CRASH trapping: crashed: signal 4"))
+  }
+}
