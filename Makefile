@@ -1,11 +1,17 @@
 # The two entry points the README promises; each installs what it needs first.
-.PHONY: setup run test lint sanitize
+.PHONY: setup run bench test lint sanitize
 
 setup:
 	@scripts/ensure-system-packages
 
-# The main job: for now, the benchmark suites (release build).
+# The main job: replay every shipped scenario (release build) and write the results under
+# Reports/replay; exits non-zero when a scenario's verdict is not PASS or XFAIL.
 run: setup
+	swift build -c release --product geosim
+	.build/release/geosim replay Scenarios --out Reports/replay
+
+# The benchmark suites (release build); targets and figures are in the README.
+bench: setup
 	swift build -c release --product geosim
 	.build/release/geosim bench geo
 	.build/release/geosim bench kernel
@@ -13,6 +19,7 @@ run: setup
 	.build/release/geosim bench map
 	.build/release/geosim bench trace
 	.build/release/geosim bench cloud
+	.build/release/geosim bench replay
 
 test: setup
 	swift test

@@ -213,3 +213,11 @@ private func weather(name: String, variant: String, expect: String = "pass") -> 
     #expect(ReplayCommand.line(for: results[1]).hasPrefix("CRASH trapping: crashed: signal 4"))
   }
 }
+
+/// The benchmark's walk is a real replay: the alarm rings at the end of the hour.
+@Test func theBenchmarkWalkRingsOnArrival() throws {
+  let run = try ScenarioRun(
+    ReplayBenchSuite.hourWalk(), catalog: .standard, resources: ReplayResources())
+  #expect(run.result.passed, "\(run.result.expectations.map(\.message))")
+  #expect(run.world.trueSamples.count > 3_500)
+}

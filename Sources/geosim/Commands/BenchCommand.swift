@@ -12,6 +12,7 @@ enum BenchCommand {
     ("trace", TraceBenchSuite.run),
     ("map", MapBenchSuite.run),
     ("cloud", CloudBenchSuite.run),
+    ("replay", ReplayBenchSuite.run),
   ]
 
   static var suiteNames: [String] { suites.map(\.name) }
