@@ -12,6 +12,7 @@ let package = Package(
     .library(name: "Traces", targets: ["Traces"]),
     .library(name: "ReferenceApps", targets: ["ReferenceApps"]),
     .library(name: "Replay", targets: ["Replay"]),
+    .library(name: "ReferenceAppCatalog", targets: ["ReferenceAppCatalog"]),
     .library(name: "GeoSimTesting", targets: ["GeoSimTesting"]),
     .executable(name: "geosim", targets: ["geosim"]),
   ],
@@ -39,11 +40,15 @@ let package = Package(
       name: "ReferenceApps", dependencies: ["Cloud", "Device", "Geo", "JSON", "SimKernel"]),
     .target(
       name: "Replay", dependencies: ["Cloud", "Device", "Geo", "JSON", "SimKernel", "Traces"]),
-    .target(name: "GeoSimTesting", dependencies: ["Geo", "JSON", "Replay", "SimKernel"]),
+    .target(name: "ReferenceAppCatalog", dependencies: ["JSON", "ReferenceApps", "Replay"]),
+    .target(
+      name: "GeoSimTesting",
+      dependencies: ["Device", "Geo", "JSON", "ReferenceAppCatalog", "Replay", "SimKernel"]),
     .executableTarget(
       name: "geosim",
       dependencies: [
-        "Cloud", "Device", "Geo", "JSON", "ReferenceApps", "Replay", "SimKernel", "Traces",
+        "Cloud", "Device", "Geo", "JSON", "ReferenceAppCatalog", "Replay", "SimKernel",
+        "Traces",
       ]),
     .testTarget(
       name: "GeoTests", dependencies: ["Geo", "JSON", "SimKernel"],
@@ -59,7 +64,9 @@ let package = Package(
       name: "ReplayTests",
       dependencies: ["GeoSimTesting", "Replay", "Device", "Geo", "JSON", "SimKernel"],
       resources: [.copy("Fixtures")]),
-    .testTarget(name: "geosimTests", dependencies: ["geosim"]),
+    .testTarget(
+      name: "geosimTests", dependencies: ["geosim", "JSON", "ReferenceAppCatalog", "Replay"]),
+    .testTarget(name: "EndToEndTests", dependencies: ["GeoSimTesting"]),
     .testTarget(
       name: "ReferenceAppsTests",
       dependencies: ["ReferenceApps", "Cloud", "Device", "Geo", "JSON", "SimKernel"]),

@@ -1,6 +1,10 @@
+// A suite that imports GeoSimTesting gets everything it needs to write an app model and its
+// scenarios: the phone, geometry, JSON values and the replay layer.
+@_exported import Device
 import Foundation
-import Geo
-import JSON
+@_exported import Geo
+@_exported import JSON
+@_exported import ReferenceAppCatalog
 @_exported import Replay
 import SimKernel
 

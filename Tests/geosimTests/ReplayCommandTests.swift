@@ -1,5 +1,6 @@
 import Foundation
 import JSON
+import ReferenceAppCatalog
 import Replay
 import Testing
 
@@ -217,7 +218,7 @@ private func weather(name: String, variant: String, expect: String = "pass") -> 
 /// The benchmark's walk is a real replay: the alarm rings at the end of the hour.
 @Test func theBenchmarkWalkRingsOnArrival() throws {
   let run = try ScenarioRun(
-    ReplayBenchSuite.hourWalk(), catalog: .standard, resources: ReplayResources())
+    ReplayBenchSuite.hourWalk(), catalog: .referenceApps, resources: ReplayResources())
   #expect(run.result.passed, "\(run.result.expectations.map(\.message))")
   #expect(run.world.trueSamples.count > 3_500)
 }

@@ -2,6 +2,7 @@ import Device
 import Foundation
 import Geo
 import JSON
+import ReferenceAppCatalog
 import Replay
 import SimKernel
 
@@ -21,7 +22,7 @@ enum ReplayBenchSuite {
     let walk = try hourWalk()
     bench.samples = 7
     let trajectory = try Trajectory(
-      ScenarioRun(walk, catalog: .standard, resources: resources).world.trueSamples)
+      ScenarioRun(walk, catalog: .referenceApps, resources: resources).world.trueSamples)
     bench.measure("walk-1h.sensor-only", maximumIterations: 1) { _ in
       guard
         let sensor = try? SensorModel(
@@ -41,7 +42,7 @@ enum ReplayBenchSuite {
     bench.measure(
       "walk-1h.arrival-alarm", baseline: "walk-1h.sensor-only", maximumIterations: 1
     ) { _ in
-      let run = try? ScenarioRun(walk, catalog: .standard, resources: resources)
+      let run = try? ScenarioRun(walk, catalog: .referenceApps, resources: resources)
       blackHole(run?.result.passed ?? false)
     }
 
@@ -54,7 +55,7 @@ enum ReplayBenchSuite {
     bench.measure("scenarios-folder.in-process", maximumIterations: 1) { _ in
       var healthy = 0
       for scenario in scenarios {
-        let run = try? ScenarioRun(scenario, catalog: .standard, resources: resources)
+        let run = try? ScenarioRun(scenario, catalog: .referenceApps, resources: resources)
         if run?.result.verdict.isHealthy == true { healthy += 1 }
       }
       blackHole(healthy)

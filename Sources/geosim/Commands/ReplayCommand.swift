@@ -1,5 +1,6 @@
 import Foundation
 import JSON
+import ReferenceAppCatalog
 import Replay
 import SimKernel
 
@@ -30,7 +31,7 @@ enum ReplayCommand {
     """
 
   /// The apps scenarios can name.
-  static var catalog: AppCatalog { .standard }
+  static var catalog: AppCatalog { .referenceApps }
 
   // MARK: validate
 

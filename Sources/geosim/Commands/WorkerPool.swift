@@ -1,5 +1,6 @@
 import Foundation
 import JSON
+import ReferenceAppCatalog
 import Replay
 import Synchronization
 

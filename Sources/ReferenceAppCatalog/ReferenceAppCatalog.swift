@@ -3,9 +3,10 @@ import ReferenceApps
 import Replay
 
 extension AppCatalog {
-  /// The apps `geosim replay` knows: the five reference apps, each `as-published` and
-  /// `corrected`.
-  static var standard: AppCatalog {
+  /// The five reference apps (`ThreeWordLocator`, `StationFinder`, `PinDrop`, `WeatherWidget`,
+  /// `ArrivalAlarm`), each `as-published` and `corrected`: the apps `geosim replay` knows.
+  /// Add your own with ``AppCatalog/register(_:variants:make:)``.
+  public static var referenceApps: AppCatalog {
     var catalog = AppCatalog()
     let variants = ReferenceAppVariant.allCases.map(\.rawValue)
     for kind in ReferenceAppKind.allCases {
