@@ -13,6 +13,7 @@ let package = Package(
     .library(name: "ReferenceApps", targets: ["ReferenceApps"]),
     .library(name: "Replay", targets: ["Replay"]),
     .library(name: "ReferenceAppCatalog", targets: ["ReferenceAppCatalog"]),
+    .library(name: "Reporting", targets: ["Reporting"]),
     .library(name: "GeoSimTesting", targets: ["GeoSimTesting"]),
     .executable(name: "geosim", targets: ["geosim"]),
   ],
@@ -40,6 +41,9 @@ let package = Package(
       name: "ReferenceApps", dependencies: ["Cloud", "Device", "Geo", "JSON", "SimKernel"]),
     .target(
       name: "Replay", dependencies: ["Cloud", "Device", "Geo", "JSON", "SimKernel", "Traces"]),
+    .target(
+      name: "Reporting",
+      dependencies: ["CGEOS", "Cloud", "Device", "Geo", "JSON", "Replay", "SimKernel"]),
     .target(name: "ReferenceAppCatalog", dependencies: ["JSON", "ReferenceApps", "Replay"]),
     .target(
       name: "GeoSimTesting",
@@ -67,6 +71,11 @@ let package = Package(
     .testTarget(
       name: "geosimTests", dependencies: ["geosim", "JSON", "ReferenceAppCatalog", "Replay"]),
     .testTarget(name: "EndToEndTests", dependencies: ["GeoSimTesting"]),
+    .testTarget(
+      name: "ReportingTests",
+      dependencies: [
+        "Cloud", "Device", "Geo", "JSON", "ReferenceAppCatalog", "Replay", "Reporting", "SimKernel",
+      ]),
     .testTarget(
       name: "ReferenceAppsTests",
       dependencies: ["ReferenceApps", "Cloud", "Device", "Geo", "JSON", "SimKernel"]),
