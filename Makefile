@@ -28,5 +28,7 @@ lint:
 	swift format lint --strict --configuration .swift-format -r Package.swift Sources Tests
 
 # The whole suite under AddressSanitizer and LeakSanitizer (GEOS allocations included).
+# Child processes (the geosim binary the CLI tests start) inherit the suppressions.
 sanitize: setup
-	swift test --sanitize=address --disable-xctest --scratch-path .build/asan
+	LSAN_OPTIONS=suppressions=$(CURDIR)/scripts/lsan-suppressions.txt \
+	  swift test --sanitize=address --disable-xctest --scratch-path .build/asan

@@ -76,7 +76,7 @@ private func weather(name: String, variant: String, expect: String = "pass") -> 
     let r = try geosim(["replay", ".", "--out", "out"], in: dir)
     #expect(r.code == 0, "\(r.err)")
     let lines = r.out.split(separator: "\n").map(String.init)
-    #expect(lines.count == 3)
+    try #require(lines.count == 3)
     #expect(lines[0] == "PASS  weather-corrected (2/2)")
     #expect(
       lines[1].hasPrefix("XFAIL weather-published (1/2): never at (0, 0): expected no request"))
@@ -203,6 +203,7 @@ private func weather(name: String, variant: String, expect: String = "pass") -> 
     let progress = Progress(
       total: 3, terminal: Terminal(readLine: { nil }, write: { _ in }, writeError: { _ in }))
     let results = try pool.run(scenarios, jobs: 1, progress: progress)
+    try #require(results.count == 3)
     #expect(results.map(\.verdict) == [.pass, .crash, .pass])
     let crash = try #require(results[1].crash)
     #expect(

@@ -1,0 +1,169 @@
+import Foundation
+import JSON
+
+/// Text escaping for XML (SVG, JUnit) and HTML.
+enum Markup {
+  /// `text` with `&`, `<`, `>`, `"` and `'` escaped, and characters XML 1.0 forbids dropped.
+  static func escape(_ text: String) -> String {
+    var out = ""
+    out.reserveCapacity(text.utf8.count)
+    for scalar in text.unicodeScalars {
+      switch scalar {
+      case "&": out += "&amp;"
+      case "<": out += "&lt;"
+      case ">": out += "&gt;"
+      case "\"": out += "&quot;"
+      case "'": out += "&apos;"
+      case "\t", "\n", "\r": out.unicodeScalars.append(scalar)
+      default:
+        // XML 1.0 allows no other control characters, nor U+FFFE / U+FFFF.
+        if scalar.value < 0x20 || scalar.value == 0xFFFE || scalar.value == 0xFFFF { continue }
+        out.unicodeScalars.append(scalar)
+      }
+    }
+    return out
+  }
+
+  /// A number for SVG coordinates: two decimals, no trailing zeros, no exponent.
+  static func number(_ x: Double) -> String {
+    guard x.isFinite else { return "0" }
+    let rounded = (x * 100).rounded() / 100
+    if rounded == rounded.rounded() { return String(Int64(rounded)) }
+    var text = String(format: "%.2f", rounded)
+    while text.hasSuffix("0") { text.removeLast() }
+    return text
+  }
+}
+
+/// A small SVG document: shapes in user units, drawn in order, with a title.
+struct SVGDocument {
+  let width: Double
+  let height: Double
+  private var body: [String] = []
+
+  init(width: Double, height: Double, title: String) {
+    self.width = width
+    self.height = height
+    body.append("<title>\(Markup.escape(title))</title>")
+    body.append(
+      "<rect x=\"0\" y=\"0\" width=\"\(Markup.number(width))\" height=\"\(Markup.number(height))\" fill=\"#ffffff\"/>"
+    )
+  }
+
+  private static func attributes(_ pairs: [(String, String)]) -> String {
+    pairs.map { " \($0.0)=\"\(Markup.escape($0.1))\"" }.joined()
+  }
+
+  mutating func line(
+    _ x1: Double, _ y1: Double, _ x2: Double, _ y2: Double, stroke: String,
+    width: Double = 1, dash: String? = nil
+  ) {
+    var a = [
+      ("x1", Markup.number(x1)), ("y1", Markup.number(y1)), ("x2", Markup.number(x2)),
+      ("y2", Markup.number(y2)), ("stroke", stroke), ("stroke-width", Markup.number(width)),
+    ]
+    if let dash { a.append(("stroke-dasharray", dash)) }
+    body.append("<line\(Self.attributes(a))/>")
+  }
+
+  mutating func polyline(
+    _ points: [(Double, Double)], stroke: String, width: Double = 1.5, fill: String = "none",
+    closed: Bool = false, dash: String? = nil, opacity: Double? = nil
+  ) {
+    guard !points.isEmpty else { return }
+    let list = points.map { "\(Markup.number($0.0)),\(Markup.number($0.1))" }.joined(
+      separator: " ")
+    var a = [
+      ("points", list), ("stroke", stroke), ("stroke-width", Markup.number(width)),
+      ("fill", fill), ("stroke-linejoin", "round"),
+    ]
+    if let dash { a.append(("stroke-dasharray", dash)) }
+    if let opacity { a.append(("fill-opacity", Markup.number(opacity))) }
+    body.append("<\(closed ? "polygon" : "polyline")\(Self.attributes(a))/>")
+  }
+
+  mutating func circle(
+    _ x: Double, _ y: Double, r: Double, fill: String, stroke: String = "none",
+    width: Double = 1, title: String? = nil
+  ) {
+    let a = [
+      ("cx", Markup.number(x)), ("cy", Markup.number(y)), ("r", Markup.number(r)),
+      ("fill", fill), ("stroke", stroke), ("stroke-width", Markup.number(width)),
+    ]
+    if let title {
+      body.append("<circle\(Self.attributes(a))><title>\(Markup.escape(title))</title></circle>")
+    } else {
+      body.append("<circle\(Self.attributes(a))/>")
+    }
+  }
+
+  mutating func rect(
+    _ x: Double, _ y: Double, _ w: Double, _ h: Double, fill: String, stroke: String = "none",
+    title: String? = nil
+  ) {
+    let a = [
+      ("x", Markup.number(x)), ("y", Markup.number(y)), ("width", Markup.number(max(0, w))),
+      ("height", Markup.number(max(0, h))), ("fill", fill), ("stroke", stroke),
+    ]
+    if let title {
+      body.append("<rect\(Self.attributes(a))><title>\(Markup.escape(title))</title></rect>")
+    } else {
+      body.append("<rect\(Self.attributes(a))/>")
+    }
+  }
+
+  mutating func text(
+    _ x: Double, _ y: Double, _ text: String, size: Double = 12, anchor: String = "start",
+    fill: String = "#222222", rotate: Double? = nil, weight: String? = nil
+  ) {
+    var a = [
+      ("x", Markup.number(x)), ("y", Markup.number(y)), ("font-size", Markup.number(size)),
+      ("font-family", "sans-serif"), ("text-anchor", anchor), ("fill", fill),
+    ]
+    if let rotate {
+      a.append(("transform", "rotate(\(Markup.number(rotate)) \(Markup.number(x)) \(Markup.number(y)))"))
+    }
+    if let weight { a.append(("font-weight", weight)) }
+    body.append("<text\(Self.attributes(a))>\(Markup.escape(text))</text>")
+  }
+
+  /// A legend box of (colour, label) rows at the top right.
+  mutating func legend(_ items: [(color: String, label: String)], x: Double, y: Double) {
+    guard !items.isEmpty else { return }
+    let rowHeight = 16.0
+    let boxWidth = 12 + 7 * Double(items.map(\.label.count).max() ?? 0) + 24
+    rect(x, y, boxWidth, rowHeight * Double(items.count) + 8, fill: "#ffffff", stroke: "#999999")
+    for (i, item) in items.enumerated() {
+      let rowY = y + 4 + rowHeight * Double(i)
+      rect(x + 6, rowY + 3, 10, 10, fill: item.color)
+      text(x + 22, rowY + 12, item.label, size: 11)
+    }
+  }
+
+  /// The document's text.
+  var text: String {
+    """
+    <?xml version="1.0" encoding="UTF-8"?>
+    <svg xmlns="http://www.w3.org/2000/svg" version="1.1" width="\(Markup.number(width))" \
+    height="\(Markup.number(height))" viewBox="0 0 \(Markup.number(width)) \(Markup.number(height))">
+    \(body.joined(separator: "\n"))
+    </svg>
+
+    """
+  }
+}
+
+/// "Nice" tick values covering `lower...upper`: steps of 1, 2 or 5 times a power of ten.
+func niceTicks(_ lower: Double, _ upper: Double, count: Int = 5) -> [Double] {
+  guard upper > lower, lower.isFinite, upper.isFinite else { return [lower] }
+  let raw = (upper - lower) / Double(max(1, count))
+  let magnitude = pow(10, (log10(raw)).rounded(.down))
+  let step = [1.0, 2, 5, 10].map { $0 * magnitude }.first { $0 >= raw } ?? 10 * magnitude
+  var ticks: [Double] = []
+  var t = (lower / step).rounded(.up) * step
+  while t <= upper + step * 1e-9 {
+    ticks.append(abs(t) < step * 1e-9 ? 0 : t)
+    t += step
+  }
+  return ticks
+}
