@@ -249,6 +249,27 @@ private final class Log {
     #expect(abs(try #require(report.observations.first?.latency) - 14) < 1e-6)
   }
 
+  @Test func onlyCrossingsWhileAFenceIsActiveCount() throws {
+    let log = Log()
+    // Registered at 100 s, inside the circle (entered at 90 s): no entry is expected.
+    log.start(100, "home", centre)
+    log.add(250, "region", "stopMonitoring", ["identifier": .string("home")])
+    log.start(260, "again", centre)
+    log.add(300, "phone", "reboot", [:])
+    let report = try GeofenceReport(
+      events: log.log.entries, trueSamples: thereAndBack(), context: GEOSContext())
+    #expect(report.fences.map(\.identifier) == ["home", "again"])
+    #expect(report.fences.map(\.endedBy) == ["stopMonitoring", "reboot"])
+    #expect(report.truth.map(\.insideAtStart) == [true, false])
+    #expect(abs(report.truth[0].timeInside - 10) < 1e-6)
+    #expect(abs(report.truth[1].timeInside - 10) < 1e-6)
+    // The exit at 110 s while "home" is active, the entry at 290 s while "again" is; the exit
+    // at 310 s comes after the reboot.
+    #expect(report.crossings.map(\.fence) == [0, 1])
+    #expect(report.crossings.map(\.direction) == [.exit, .entry])
+    #expect(report.crossings.map(\.cause) == ["fenceEnded", "fenceEnded"])
+  }
+
   @Test func theShippedArrivalAlarmHasOneTrueEntryDetectedWithAPlausibleLatency() throws {
     let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
       .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Scenarios")

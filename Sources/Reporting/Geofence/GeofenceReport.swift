@@ -131,7 +131,7 @@ public struct GeofenceReport {
   /// Per fence, in the order of ``fences``.
   public let truth: [FenceTruth]
   /// Every expected true crossing of an active fence, by time.
-  public internal(set) var crossings: [TrueCrossing]
+  public let crossings: [TrueCrossing]
   /// Every observation, in log order.
   public let observations: [Observation]
   /// Per fence, in the order of ``fences``.
