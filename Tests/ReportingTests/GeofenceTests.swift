@@ -94,6 +94,26 @@ private func distance(_ a: Coordinate, _ b: Coordinate) -> Double {
     #expect(hypot(last.x - exit.position.x, last.y - exit.position.y) < 0.01)
   }
 
+  @Test func aLongGeodesicSegmentIsCrossedWhereTheTrajectoryReallyIs() throws {
+    // One 8 km segment at 20 m/s passing about 350 m from the centre of a 500 m circle: the
+    // crossings lie on the circle, and the trajectory is at them at their instants.
+    let a = try Geodesic.wgs84.direct(from: centre, azimuth: 250, distance: 4_000).coordinate
+    let b = try Geodesic.wgs84.direct(from: centre, azimuth: 80, distance: 4_000).coordinate
+    let seconds = Geodesic.wgs84.inverse(from: a, to: b).distance / 20
+    let samples = [
+      TrajectorySample(time: .zero, coordinate: a),
+      TrajectorySample(time: .seconds(seconds), coordinate: b),
+    ]
+    let trajectory = try Trajectory(samples)
+    let visit = try #require(try visits(samples, radius: 500).first)
+    for crossing in [visit.entry, visit.exit] {
+      let crossing = try #require(crossing)
+      #expect(abs(distance(crossing.coordinate, centre) - 500) < 0.01)
+      let there = try #require(trajectory.state(at: crossing.time)).coordinate
+      #expect(distance(there, crossing.coordinate) < 0.02)
+    }
+  }
+
   @Test func grazingTheBoundaryIsNotACrossing() throws {
     // The line y = 100 touches the circle at x = 0, a sample; a zero-length touch is not a visit.
     #expect(try visits(line(offset: 100, from: -1_000, to: 1_000)).isEmpty)
