@@ -20,6 +20,7 @@ bench: setup
 	.build/release/geosim bench trace
 	.build/release/geosim bench cloud
 	.build/release/geosim bench replay
+	.build/release/geosim bench report
 
 test: setup
 	swift test

@@ -328,6 +328,25 @@ private func history(_ log: EventLog) -> [String] {
     #expect(store.locationTriggerRegions.allSatisfy { $0.notifyOnEntry && !$0.notifyOnExit })
   }
 
+  @Test func locationTriggerEntriesCarryTheirRegionsCentreRadiusAndNotifyFlags() throws {
+    let log = EventLog()
+    let store = NotificationStore(log: log)
+    store.add(try located("home"), at: .zero)
+    try store.deliver(identifier: "home", at: .seconds(3))
+    let entries = log.entries(source: "notifications")
+    #expect(entries.map(\.event) == ["added", "delivered"])
+    for entry in entries {
+      #expect(entry["region"] == .string("home"))
+      #expect(entry["latitude"] == .double(35.681236))
+      #expect(entry["longitude"] == .double(139.767125))
+      #expect(entry["radius"] == .double(200))
+      #expect(entry["notifyOnEntry"] == .bool(true))
+      #expect(entry["notifyOnExit"] == .bool(false))
+    }
+    store.add(try timed("timer", after: 5), at: .zero)
+    #expect(log.entries(source: "notifications", event: "added").last?["radius"] == nil)
+  }
+
   // MARK: Validation
 
   @Test(arguments: [

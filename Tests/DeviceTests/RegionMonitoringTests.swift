@@ -81,6 +81,22 @@ private func monitoringPhone(
     #expect(app()!.names.last == "state:tokyo:inside")
   }
 
+  @Test func stoppingAMonitoredRegionIsLoggedOnce() throws {
+    let (phone, _, app) = try monitoringPhone(
+      truth: eastboundThroughTokyo(speed: 10),
+      configure: {
+        $0.startMonitoring(for: self.region)
+      })
+    try phone.simulation.run(until: .seconds(10))
+    app()!.manager.stopMonitoring(for: region)
+    app()!.manager.stopMonitoring(for: region)
+    try phone.simulation.run(until: .seconds(400))
+    let stops = phone.simulation.log.entries(source: "region", event: "stopMonitoring")
+    #expect(stops.map { $0["identifier"] } == [.string("tokyo")])
+    #expect(stops.first?.time == .seconds(10))
+    #expect(!app()!.names.contains("enter:tokyo"))
+  }
+
   @Test func theTwentyFirstRegionFails() throws {
     let (phone, _, app) = try monitoringPhone(
       truth: { _ in tokyoStation },

@@ -110,7 +110,7 @@ public final class LocationManager {
 
   /// Stops monitoring `region` (matched by identifier).
   public func stopMonitoring(for region: CircularRegion) {
-    phone.regionMonitor.stopMonitoring(identifier: region.identifier)
+    phone.stopMonitoring(region)
   }
 
   /// Asks for `region`'s current state; the answer comes through

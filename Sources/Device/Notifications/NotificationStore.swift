@@ -8,7 +8,10 @@ import SimKernel
 /// notification center built on top of it. Every method that changes something takes the
 /// virtual time it happens at, and every change is recorded in the event log under source
 /// `"notifications"`: events `"added"`, `"replaced"`, `"dropped"`, `"delivered"`,
-/// `"removedPending"` and `"removedDelivered"`, each with the request's `identifier`.
+/// `"removedPending"` and `"removedDelivered"`, each with the request's `identifier`. Entries
+/// about a request with a location trigger also carry its region: `region` (the identifier),
+/// `latitude`, `longitude`, `radius` (metres), `notifyOnEntry` and `notifyOnExit`, so that a
+/// report can rebuild the fence from the log alone.
 ///
 /// The rules, from Apple's documentation via FIDELITY.md:
 /// - Adding a request whose identifier is already pending replaces the pending request
@@ -374,6 +377,11 @@ public final class NotificationStore {
       fields.append(LogField("repeats", .bool(trigger.repeats)))
       if case .location(let region, _) = trigger {
         fields.append(LogField("region", .string(region.identifier)))
+        fields.append(LogField("latitude", .double(region.center.latitude)))
+        fields.append(LogField("longitude", .double(region.center.longitude)))
+        fields.append(LogField("radius", .double(region.radius)))
+        fields.append(LogField("notifyOnEntry", .bool(region.notifyOnEntry)))
+        fields.append(LogField("notifyOnExit", .bool(region.notifyOnExit)))
       }
     }
     if includeFireTime, let fireTime = entry.fireTime {

@@ -720,6 +720,14 @@ public final class Phone: SimulationEventHandler {
     updateTickers()
   }
 
+  /// Stops watching the app's region with `region`'s identifier; logged as `"stopMonitoring"`
+  /// when one was watched.
+  func stopMonitoring(_ region: CircularRegion) {
+    guard regionMonitor.isWatched(identifier: region.identifier, owner: .app) else { return }
+    regionMonitor.stopMonitoring(identifier: region.identifier)
+    log("region", "stopMonitoring", [LogField("identifier", .string(region.identifier))])
+  }
+
   func requestState(for region: CircularRegion, from manager: LocationManager) {
     guard
       let watch = regionMonitor.watches.first(where: {

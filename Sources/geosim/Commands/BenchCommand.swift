@@ -13,6 +13,7 @@ enum BenchCommand {
     ("map", MapBenchSuite.run),
     ("cloud", CloudBenchSuite.run),
     ("replay", ReplayBenchSuite.run),
+    ("report", ReportBenchSuite.run),
   ]
 
   static var suiteNames: [String] { suites.map(\.name) }

@@ -1,0 +1,370 @@
+import Device
+import Foundation
+import Geo
+import Replay
+import SimKernel
+
+/// How accurately the phone's geofences answered the true trajectory: every monitored region
+/// and location-triggered notification, its true crossings, what the phone reported and how
+/// the two match.
+///
+/// Built from a ``ReportInput`` alone: fences from the event log (see ``Fence``), truth from the
+/// true trajectory (``CircleVisits``, interpolated between samples with GEOS linear
+/// referencing), observations from the log (`region.didEnterRegion` / `didExitRegion`, and
+/// `notifications.delivered` of a location trigger).
+///
+/// ## Matching
+/// Observations are taken in log order. One of direction D on a fence answers a true crossing
+/// of the same fence and direction:
+/// - if the device is truly on D's side at the observation (inside for an entry), the crossing
+///   that put it there (the latest crossing in D), if it happened while the fence was active;
+/// - otherwise the nearer in time of the latest crossing in D before the observation (a late
+///   report) and the next one after it (an early report, at most ``earlyWindow`` ahead, which
+///   the coarse estimate's jumps make possible), considering only crossings not yet answered.
+///
+/// An observation whose crossing is already answered is a duplicate; one with no crossing to
+/// answer is a false trigger. A crossing no observation answers is missed, with the cause the
+/// log gives (see ``TrueCrossing/cause``).
+///
+/// ## Figures
+/// Latency is observation time − crossing time (negative when early). The distance past the
+/// boundary is measured along the true track from the crossing to the position at the
+/// observation (negative when early); the distance from the boundary is the geodesic distance
+/// from the centre at the observation minus the radius (negative inside).
+public struct GeofenceReport {
+  /// How far ahead of a true crossing an observation may come and still answer it: 600 s.
+  public static let earlyWindow = SimDuration.seconds(600)
+
+  /// A true crossing of an active fence's circle, and how the phone answered it.
+  public struct TrueCrossing: Hashable, Sendable {
+    /// The index of the fence in ``GeofenceReport/fences``.
+    public let fence: Int
+    /// Into or out of the circle.
+    public let direction: Direction
+    /// When, interpolated between samples (to the nanosecond).
+    public let time: SimTime
+    /// Where.
+    public let coordinate: Coordinate
+    /// The index in ``GeofenceReport/observations`` of the observation that answered it;
+    /// `nil` when missed.
+    public internal(set) var observation: Int?
+    /// Why a missed crossing went unreported, when the log says: `"missed"` (the phone decided
+    /// it and dropped it, `region.missed`), a `region.suppressed` or `notifications.suppressed`
+    /// cause (`"permission"`, `"appNotInUse"`, `"locationPermission"`,
+    /// `"notificationPermission"`), `"fenceEnded"` (decided, then the fence ended before
+    /// delivery), `"pending"` (decided, and the replay ended first), or `"notDecided"` (the
+    /// phone's coarse estimate never settled on the new side in time). `nil` when detected.
+    public internal(set) var cause: String?
+  }
+
+  /// What an observation turned out to be.
+  public enum Outcome: String, Hashable, Sendable {
+    /// The first report of a true crossing.
+    case detected
+    /// A second report of a crossing already answered.
+    case duplicate
+    /// A report with no true crossing to answer.
+    case falseTrigger
+  }
+
+  /// A region event or a location notification's delivery.
+  public struct Observation: Hashable, Sendable {
+    /// The index of the fence in ``GeofenceReport/fences``.
+    public let fence: Int
+    /// The log event: `"didEnterRegion"`, `"didExitRegion"` or `"delivered"`.
+    public let event: String
+    /// The direction reported (for a notification, that of the phone's last decision for it).
+    public let direction: Direction
+    /// When.
+    public let time: SimTime
+    /// The device's true position then.
+    public let truePosition: Coordinate
+    /// Where the phone believed it was: the coarse estimate of its last decision on this fence
+    /// (`region.decided`); `nil` if it logged none.
+    public let believedPosition: Coordinate?
+    /// What it was.
+    public let outcome: Outcome
+    /// The index in ``GeofenceReport/crossings`` of the crossing it answered (or duplicated).
+    public let crossing: Int?
+    /// Observation time − crossing time, in seconds.
+    public let latency: Double?
+    /// Metres travelled along the true track from the crossing to the observation.
+    public let distancePastBoundary: Double?
+    /// Geodesic distance from the centre at the observation, minus the radius, in metres.
+    public let distanceFromBoundary: Double
+  }
+
+  /// What happened to one fence while it was active.
+  public struct FenceTruth: Hashable, Sendable {
+    /// Whether the device was inside when the fence was registered.
+    public let insideAtStart: Bool
+    /// Seconds the device spent inside while the fence was active.
+    public let timeInside: Double
+  }
+
+  /// Counts and rates over some fences.
+  public struct Summary: Hashable, Sendable {
+    /// True crossings the fences should report.
+    public let trueCrossings: Int
+    /// Crossings answered by an observation.
+    public let detected: Int
+    /// Crossings not answered.
+    public let missed: Int
+    /// Observations with no crossing.
+    public let falseTriggers: Int
+    /// Observations of a crossing already answered.
+    public let duplicates: Int
+    /// detected / trueCrossings; `nil` without crossings.
+    public let sensitivity: Double?
+    /// detected / (detected + falseTriggers); `nil` without either.
+    public let precision: Double?
+    /// The median latency of the detections, in seconds; `nil` without any.
+    public let latencyMedian: Double?
+    /// The 90th percentile latency (linear between order statistics).
+    public let latencyP90: Double?
+    /// The largest latency.
+    public let latencyMax: Double?
+  }
+
+  /// The fences, by registration time.
+  public let fences: [Fence]
+  /// Per fence, in the order of ``fences``.
+  public let truth: [FenceTruth]
+  /// Every expected true crossing of an active fence, by time.
+  public let crossings: [TrueCrossing]
+  /// Every observation, in log order.
+  public let observations: [Observation]
+  /// Per fence, in the order of ``fences``.
+  public let fenceSummaries: [Summary]
+  /// Over all fences.
+  public let summary: Summary
+  /// Location-triggered requests the log names without a centre and radius (left out).
+  public let unlocatedRequests: [String]
+
+  /// Analyses `input`, using `context` for GEOS.
+  ///
+  /// - Throws: ``GeoError`` if GEOS fails.
+  public init(input: ReportInput, context: GEOSContext) throws {
+    try self.init(events: input.events, trueSamples: input.trueSamples, context: context)
+  }
+
+  /// Analyses an event log against the true trajectory, using `context` for GEOS.
+  ///
+  /// - Throws: ``GeoError`` if GEOS fails.
+  public init(events: [LogEntry], trueSamples samples: [TrajectorySample], context: GEOSContext)
+    throws
+  {
+    let reader = FenceReader(events)
+    fences = reader.fences
+    unlocatedRequests = reader.unlocated
+    let track = TrueTrack(samples)
+    let trajectory = try? Trajectory(samples)
+    let endOfReplay = max(
+      samples.last?.time ?? .zero, events.last?.time ?? .zero)
+
+    // Truth.
+    var truth: [FenceTruth] = []
+    var crossings: [TrueCrossing] = []
+    var visitsByFence: [[CircleVisits.Visit]] = []
+    var sharedVisits: [String: [CircleVisits.Visit]] = [:]
+    for (index, fence) in fences.enumerated() {
+      let key = "\(fence.center.latitude),\(fence.center.longitude),\(fence.radius)"
+      let visits: [CircleVisits.Visit]
+      if let known = sharedVisits[key] {
+        visits = known
+      } else {
+        visits = try CircleVisits(
+          center: fence.center, radius: fence.radius, track: track, geos: context
+        ).visits
+        sharedVisits[key] = visits
+      }
+      visitsByFence.append(visits)
+      let from = fence.activeFrom
+      let until = fence.activeUntil ?? endOfReplay
+      var inside = 0.0
+      var insideAtStart = false
+      for visit in visits {
+        if visit.start <= from && visit.end > from { insideAtStart = true }
+        let overlap = min(visit.end, until) - max(visit.start, from)
+        if overlap > .zero { inside += overlap.seconds }
+        for (direction, crossing) in [(Direction.entry, visit.entry), (.exit, visit.exit)] {
+          guard let crossing, fence.expects(direction), crossing.time >= from,
+            crossing.time < until || (fence.activeUntil == nil && crossing.time <= until)
+          else { continue }
+          crossings.append(
+            TrueCrossing(
+              fence: index, direction: direction, time: crossing.time,
+              coordinate: crossing.coordinate))
+        }
+      }
+      truth.append(FenceTruth(insideAtStart: insideAtStart, timeInside: inside))
+    }
+    crossings.sort { ($0.time, $0.fence) < ($1.time, $1.fence) }
+    self.truth = truth
+
+    // Observations.
+    let log = FenceLog(events: events, fences: fences)
+    var observations: [Observation] = []
+    let distances = TrackDistances(samples: samples)
+    for raw in log.observations {
+      let fence = fences[raw.fence]
+      let truePosition =
+        trajectory?.state(at: raw.time)?.coordinate
+        ?? (raw.time < (samples.first?.time ?? .zero)
+          ? samples.first?.coordinate : samples.last?.coordinate) ?? fence.center
+      let insideNow = visitsByFence[raw.fence].contains {
+        $0.start <= raw.time && raw.time < $0.end
+      }
+      let candidates = crossings.indices.filter {
+        crossings[$0].fence == raw.fence && crossings[$0].direction == raw.direction
+      }
+      let previous = candidates.last { crossings[$0].time <= raw.time }
+      let next = candidates.first { crossings[$0].time > raw.time }
+      let onNewSide = insideNow == (raw.direction == .entry)
+      var chosen: Int?
+      var outcome = Outcome.falseTrigger
+      if onNewSide {
+        if let previous {
+          chosen = previous
+          outcome = crossings[previous].observation == nil ? .detected : .duplicate
+        }
+      } else {
+        let late = previous.flatMap { crossings[$0].observation == nil ? $0 : nil }
+        let early = next.flatMap {
+          crossings[$0].observation == nil && crossings[$0].time - raw.time <= Self.earlyWindow
+            ? $0 : nil
+        }
+        switch (late, early) {
+        case (let l?, let e?):
+          chosen = (raw.time - crossings[l].time) <= (crossings[e].time - raw.time) ? l : e
+          outcome = .detected
+        case (let l?, nil):
+          chosen = l
+          outcome = .detected
+        case (nil, let e?):
+          chosen = e
+          outcome = .detected
+        case (nil, nil):
+          if let previous {
+            chosen = previous
+            outcome = .duplicate
+          }
+        }
+      }
+      var latency: Double?
+      var past: Double?
+      if let chosen {
+        let crossing = crossings[chosen]
+        latency = (raw.time - crossing.time).seconds
+        past = distances.along(from: crossing.time, to: raw.time)
+        if outcome == .detected { crossings[chosen].observation = observations.count }
+      }
+      let fromCentre = Geodesic.wgs84.inverse(from: fence.center, to: truePosition).distance
+      observations.append(
+        Observation(
+          fence: raw.fence, event: raw.event, direction: raw.direction, time: raw.time,
+          truePosition: truePosition, believedPosition: raw.believed, outcome: outcome,
+          crossing: chosen, latency: latency, distancePastBoundary: past,
+          distanceFromBoundary: fromCentre - fence.radius))
+    }
+    self.observations = observations
+
+    // Causes of misses.
+    for i in crossings.indices where crossings[i].observation == nil {
+      let crossing = crossings[i]
+      let nextSameDirection = crossings.indices.first {
+        $0 > i && crossings[$0].fence == crossing.fence
+          && crossings[$0].direction == crossing.direction
+      }
+      let windowEnd = nextSameDirection.map { crossings[$0].time } ?? endOfReplay
+      let previousCrossing =
+        crossings[..<i].last { $0.fence == crossing.fence }?.time
+        ?? fences[crossing.fence].activeFrom
+      crossings[i].cause = log.cause(
+        fence: crossing.fence, fenceInfo: fences[crossing.fence], direction: crossing.direction,
+        from: max(crossing.time - Self.earlyWindow, previousCrossing), to: windowEnd,
+        endOfReplay: endOfReplay)
+    }
+    self.crossings = crossings
+
+    fenceSummaries = fences.indices.map { index in
+      Summary(
+        crossings: crossings.filter { $0.fence == index },
+        observations: observations.filter { $0.fence == index })
+    }
+    summary = Summary(crossings: crossings, observations: observations)
+  }
+}
+
+extension GeofenceReport.Summary {
+  init(crossings: [GeofenceReport.TrueCrossing], observations: [GeofenceReport.Observation]) {
+    let detected = observations.filter { $0.outcome == .detected }
+    let falseTriggers = observations.count { $0.outcome == .falseTrigger }
+    trueCrossings = crossings.count
+    self.detected = detected.count
+    missed = crossings.count { $0.observation == nil }
+    self.falseTriggers = falseTriggers
+    duplicates = observations.count { $0.outcome == .duplicate }
+    sensitivity = crossings.isEmpty ? nil : Double(detected.count) / Double(crossings.count)
+    precision =
+      detected.isEmpty && falseTriggers == 0
+      ? nil : Double(detected.count) / Double(detected.count + falseTriggers)
+    let latencies = detected.compactMap(\.latency).sorted()
+    latencyMedian = quantile(latencies, 0.5)
+    latencyP90 = quantile(latencies, 0.9)
+    latencyMax = latencies.last
+  }
+}
+
+/// The `p` quantile of sorted `values`, linear between order statistics; `nil` when empty.
+func quantile(_ values: [Double], _ p: Double) -> Double? {
+  guard !values.isEmpty else { return nil }
+  let position = p * Double(values.count - 1)
+  let lower = Int(position.rounded(.down))
+  let upper = min(lower + 1, values.count - 1)
+  let weight = position - Double(lower)
+  return values[lower] + (values[upper] - values[lower]) * weight
+}
+
+/// Distances along the true track, with segment lengths solved on demand.
+final class TrackDistances {
+  private let samples: [TrajectorySample]
+  private var lengths: [Int: Double] = [:]
+
+  init(samples: [TrajectorySample]) { self.samples = samples }
+
+  private func length(_ i: Int) -> Double {
+    if let known = lengths[i] { return known }
+    let d = Geodesic.wgs84.inverse(from: samples[i].coordinate, to: samples[i + 1].coordinate)
+      .distance
+    lengths[i] = d
+    return d
+  }
+
+  /// (segment, fraction) of `time`, clamped to the track.
+  private func locate(_ time: SimTime) -> (Int, Double) {
+    guard samples.count > 1 else { return (0, 0) }
+    if time <= samples[0].time { return (0, 0) }
+    if time >= samples[samples.count - 1].time { return (samples.count - 2, 1) }
+    var lo = 0
+    var hi = samples.count - 1
+    while hi - lo > 1 {
+      let mid = (lo + hi) / 2
+      if samples[mid].time <= time { lo = mid } else { hi = mid }
+    }
+    let span = (samples[lo + 1].time - samples[lo].time).seconds
+    return (lo, span > 0 ? (time - samples[lo].time).seconds / span : 0)
+  }
+
+  /// Metres along the track from `start` to `end`; negative when `end` is earlier.
+  func along(from start: SimTime, to end: SimTime) -> Double {
+    if end < start { return -along(from: end, to: start) }
+    guard samples.count > 1 else { return 0 }
+    let (s0, f0) = locate(start)
+    let (s1, f1) = locate(end)
+    if s0 == s1 { return (f1 - f0) * length(s0) }
+    var total = (1 - f0) * length(s0) + f1 * length(s1)
+    for i in (s0 + 1)..<s1 { total += length(i) }
+    return total
+  }
+}
