@@ -215,6 +215,8 @@ private func lineOfStations() throws -> SearchLogBuilder {
     let summary = try #require(report.summaries.first)
     #expect(summary.service == "ncmb" && summary.requests == 2 && summary.errors == 1)
     #expect(summary.errorRate == 0.5)
+    // The refused request never travelled, so it is not in the latency figures.
+    #expect(summary.total?.count == 1)
     #expect(summary.anomalies == [.offline: 1])
     // Only the answered search has a recall.
     #expect(summary.meanRecall == 1)
@@ -317,6 +319,9 @@ private func lineOfStations() throws -> SearchLogBuilder {
     let report = log.report()
     let good = try #require(report.requests[0].threeWords)
     #expect(good.squareContainsPoint == true && good.decodedMatchesResponse == true)
+    #expect(
+      report.requests[0].request
+        == "GET /v3/convert-to-3wa?coordinates=35.658,139.745&language=en&key=***")
     #expect(report.requests[0].anomalies.isEmpty)
     let bad = try #require(report.requests[1].threeWords)
     #expect(bad.squareContainsPoint == false)
@@ -376,5 +381,33 @@ private func lineOfStations() throws -> SearchLogBuilder {
     #expect(report.requests[2].anomalies == [.invertedBox])
     #expect(report.requests[3].anomalies == [.offline])
     #expect(report.ncmbSearches.count == 4)
+  }
+
+  @Test func threeWordLocatorAnswersAreCheckedEndToEnd() throws {
+    let text = """
+      {
+        "format": "geosim-scenario/1", "name": "three-word-search", "seed": 3,
+        "start": "2026-04-01T08:00:00+09:00", "duration": 60,
+        "device": { "promptAnswers": { "location": ["allowWhileUsing"] } },
+        "app": { "name": "ThreeWordLocator", "variant": "as-published" },
+        "trace": { "stationary": { "latitude": 35.6585805, "longitude": 139.7454329 } },
+        "timeline": [
+          { "at": 0, "do": "launch" },
+          { "at": 20, "do": "enterText", "field": "search", "text": "a b c" }
+        ]
+      }
+      """
+    let scenario = try Scenario(
+      data: Data(text.utf8), file: "three-word-search.scenario.json",
+      folder: URL(fileURLWithPath: NSTemporaryDirectory()))
+    let run = try ScenarioRun(scenario, catalog: .referenceApps, resources: searchTestResources)
+    let report = SearchReport(input: ReportInput(run))
+    #expect(report.requests.map(\.kind) == [.threeWordsToWords, .threeWordsToCoordinates])
+    #expect(report.requests[0].threeWords?.squareContainsPoint == true)
+    #expect(report.requests[0].anomalies.isEmpty)
+    #expect(report.requests[1].errorCode == "BadWords")
+    #expect(report.requests[1].anomalies == [.serviceError])
+    #expect(report.summaries.map(\.service) == ["threewords"])
+    #expect(report.summaries[0].errors == 1)
   }
 }

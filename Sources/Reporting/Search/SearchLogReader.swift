@@ -249,7 +249,8 @@ struct SearchLogReader {
       }
       return SearchRequestRecord(
         networkID: exchange.networkID, service: exchange.service, kind: kind,
-        sentAt: exchange.sentAt, answeredAt: exchange.answeredAt, request: exchange.request,
+        sentAt: exchange.sentAt, answeredAt: exchange.answeredAt,
+        request: Self.redactingKey(exchange.request),
         latency: exchange.latency, status: exchange.status, failure: exchange.failure,
         errorCode: errorCode, results: results, ncmb: ncmb, threeWords: check,
         anomalies: anomalies.sorted())
@@ -327,6 +328,16 @@ struct SearchLogReader {
       }
     }
     return (path, query)
+  }
+
+  /// The summary with the value of a `key` parameter (an API key) replaced by `***`, so that
+  /// reports do not copy credentials.
+  static func redactingKey(_ summary: String) -> String {
+    let (path, query) = split(summary)
+    guard query.contains(where: { $0.0 == "key" }) else { return summary }
+    let method = summary.split(separator: " ", maxSplits: 1).first.map(String.init) ?? "GET"
+    let parameters = query.map { "\($0.0)=\($0.0 == "key" ? "***" : $0.1)" }
+    return "\(method) \(path)?" + parameters.joined(separator: "&")
   }
 
   /// NCMB's `code` or the three-word service's `error.code`, if the body is an error.

@@ -81,11 +81,12 @@ public struct SearchServiceSummary: Sendable {
   public let requests: Int
   /// How many failed (``SearchRequestRecord/isError``).
   public let errors: Int
-  /// Total latency of the answered requests.
+  /// Total latency of the answered requests, leaving out those refused at once as offline
+  /// (`notConnectedToInternet`); timeouts count with the time waited.
   public let total: LatencyStatistics?
-  /// Network time of the answered requests (none for the geocoder).
+  /// Network time of the same requests (none for the geocoder).
   public let network: LatencyStatistics?
-  /// Service time of the answered requests (none for the geocoder).
+  /// Service time of the same requests (none for the geocoder).
   public let serviceTime: LatencyStatistics?
   /// NCMB: the mean recall over the searches where it is defined.
   public let meanRecall: Double?
@@ -101,7 +102,10 @@ public struct SearchServiceSummary: Sendable {
     self.service = service
     requests = records.count
     errors = records.filter(\.isError).count
-    let latencies = records.compactMap(\.latency)
+    // A request refused at once for want of a connection never travelled: its zero latency
+    // would only pull the figures down.
+    let latencies = records.filter { $0.failure != "notConnectedToInternet" }.compactMap(
+      \.latency)
     total = LatencyStatistics(latencies.map(\.totalSeconds))
     network = LatencyStatistics(latencies.compactMap(\.networkSeconds))
     serviceTime = LatencyStatistics(latencies.compactMap(\.serviceSeconds))
