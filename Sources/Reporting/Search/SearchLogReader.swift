@@ -31,19 +31,51 @@ struct SearchLogReader {
   /// The services whose requests are searches.
   static let searchServices: Set<String> = ["ncmb", "threewords"]
 
+  /// Every search in the log, analysed, in the order sent.
   func records() -> [SearchRequestRecord] {
+    var (exchanges, context) = readLog()
+    return exchanges.map { analyse($0, &context) }
+  }
+
+  /// What the analyses of successive requests share.
+  private struct Context {
+    /// When the phone went offline and, if it did, back online.
+    var offlineWindows: [(from: SimTime, to: SimTime?)] = []
+    /// The datastore's `query` entries, and which of them a request has claimed.
+    var ncmbQueries: [LogEntry] = []
+    var claimedQueries = Set<Int>()
+    /// The three-word service for the independent check, once needed, or why it is missing.
+    var threeWords: (service: ThreeWordAddressService?, note: String?)?
+
+    func isOffline(at time: SimTime) -> Bool {
+      offlineWindows.contains { $0.from <= time && $0.to.map { time < $0 } ?? true }
+    }
+  }
+
+  /// What one request's analysis finds.
+  private struct Findings {
+    var kind: SearchKind
+    var results: [SearchResultItem] = []
+    var ncmb: NCMBSearchAnalysis?
+    var threeWords: ThreeWordCheck?
+    /// The coordinates the request carried.
+    var points: [Coordinate] = []
+    var anomalies = Set<SearchAnomaly>()
+  }
+
+  /// The requests with their answers, and the offline windows and datastore queries.
+  private func readLog() -> ([Exchange], Context) {
     var exchanges: [Exchange] = []
     var byNetworkID: [Int: Int] = [:]
     var pendingGeocode: Int?
-    var offlineWindows: [(from: SimTime, to: SimTime?)] = []
-    var ncmbQueries: [LogEntry] = []
+    var context = Context()
     for entry in input.events {
       switch (entry.source, entry.event) {
       case ("network", "offline"):
-        offlineWindows.append((entry.time, nil))
+        context.offlineWindows.append((entry.time, nil))
       case ("network", "online"):
-        if let last = offlineWindows.indices.last, offlineWindows[last].to == nil {
-          offlineWindows[last].to = entry.time
+        if let last = context.offlineWindows.indices.last, context.offlineWindows[last].to == nil {
+          context.offlineWindows[last].to = entry.time
         }
       case ("network", "request"):
         guard case .string(let service)? = entry["service"], Self.searchServices.contains(service),
@@ -69,7 +101,7 @@ struct SearchLogReader {
         if case .string(let failure)? = entry["failure"] { exchange.failure = failure }
         exchanges[index] = exchange
       case ("ncmb", "query"):
-        ncmbQueries.append(entry)
+        context.ncmbQueries.append(entry)
       case ("geocoder", "request"):
         var kind = "reverse"
         if case .string(let k)? = entry["kind"] { kind = k }
@@ -108,153 +140,156 @@ struct SearchLogReader {
       }
     }
 
-    let offline: (SimTime) -> Bool = { time in
-      offlineWindows.contains { $0.from <= time && $0.to.map { time < $0 } ?? true }
-    }
-    var usedQueries = Set<Int>()
-    var threeWords: (service: ThreeWordAddressService?, note: String?)?
-    return exchanges.map { exchange in
-      var anomalies = Set<SearchAnomaly>()
-      if offline(exchange.sentAt) || exchange.failure == "notConnectedToInternet" {
-        anomalies.insert(.offline)
-      }
-      if exchange.failure == "timedOut" { anomalies.insert(.timedOut) }
-      if let status = exchange.status, status >= 500 { anomalies.insert(.serverError) }
-      if exchange.answeredAt == nil { anomalies.insert(.unanswered) }
-      let errorCode = Self.errorCode(exchange.body)
-      if errorCode != nil { anomalies.insert(.serviceError) }
+    return (exchanges, context)
+  }
 
-      var kind: SearchKind
-      var results: [SearchResultItem] = []
-      var ncmb: NCMBSearchAnalysis?
-      var check: ThreeWordCheck?
-      var points: [Coordinate] = []
-      switch exchange.service {
-      case "ncmb":
-        kind = .ncmbOther
-        let (path, query) = Self.split(exchange.request)
-        let parts = path.split(separator: "/").map(String.init)
-        let query1 = Dictionary(query, uniquingKeysWith: { first, _ in first })
-        var datastoreQuery: DatastoreQuery?
-        if parts.count == 3, parts[1] == "classes" {
-          var rest: [String: JSONValue] = [:]
-          if let text = query1["where"], let value = try? JSONValue(parsing: Data(text.utf8)) {
-            rest["where"] = value
-          }
-          for name in ["limit", "skip"] {
-            if let n = query1[name].flatMap({ Int($0) }) { rest[name] = .number(Double(n)) }
-          }
-          datastoreQuery = try? DatastoreQuery(className: parts[2], restJSON: .object(rest))
-        }
-        if let q = datastoreQuery, let constraint = q.geoConstraint {
-          let field: String
-          switch constraint {
-          case .near(let f, let point, _):
-            kind = .ncmbNear
-            field = f
-            points = [point.coordinate]
-          case .box(let f, let sw, let ne):
-            kind = .ncmbBox
-            field = f
-            points = [sw.coordinate, ne.coordinate]
-          }
-          let returned = Self.ncmbResults(exchange.body, field: field)
-          results = returned.map {
-            SearchResultItem(id: $0.objectId, label: $0.name, coordinate: $0.coordinate)
-          }
-          var count: Int?
-          if exchange.status != nil, let answered = exchange.answeredAt {
-            let whereValue = query1["where"].flatMap { try? JSONValue(parsing: Data($0.utf8)) }
-            if let i = ncmbQueries.indices.first(where: { i in
-              let e = ncmbQueries[i]
-              guard !usedQueries.contains(i), e.time >= exchange.sentAt, e.time <= answered,
-                case .string(let className)? = e["className"], className == q.className,
-                case .string(let text)? = e["where"]
-              else { return false }
-              return (try? JSONValue(parsing: Data(text.utf8))) == whereValue
-            }) {
-              usedQueries.insert(i)
-              count = Self.int(ncmbQueries[i]["count"])
-            }
-          }
-          let answered = exchange.status == 200 && errorCode == nil
-          let analysis = NCMBSearchAnalysis(
-            query: q, returned: answered ? returned : [], answered: answered,
-            stations: stations(className: q.className, field: field), datastoreCount: count)
-          // An unanswered or failed request is not compared with the truth.
-          if answered {
-            anomalies.formUnion(analysis.anomalies)
-          } else if analysis.swappedLatitudes || analysis.swappedLongitudes {
-            anomalies.insert(.invertedBox)
-          }
-          ncmb = analysis
-        } else {
-          results = Self.ncmbResults(exchange.body, field: "geo").map {
-            SearchResultItem(id: $0.objectId, label: $0.name, coordinate: $0.coordinate)
-          }
-        }
-      case "threewords":
-        let (path, query) = Self.split(exchange.request)
-        let query1 = Dictionary(query, uniquingKeysWith: { first, _ in first })
-        switch path.split(separator: "/").last.map(String.init) ?? "" {
-        case "convert-to-3wa": kind = .threeWordsToWords
-        case "convert-to-coordinates": kind = .threeWordsToCoordinates
-        case "autosuggest": kind = .threeWordsAutosuggest
-        default: kind = .threeWordsOther
-        }
-        for name in ["coordinates", "focus"] {
-          let n = (query1[name] ?? "").split(separator: ",").compactMap { Double($0) }
-          if n.count == 2, let c = try? Coordinate(latitude: n[0], longitude: n[1]) {
-            points.append(c)
-          }
-        }
-        results = Self.threeWordResults(exchange.body)
-        if kind != .threeWordsOther {
-          if threeWords == nil, exchange.status == 200 {
-            do {
-              threeWords = (
-                ThreeWordAddressService(languages: try resources.threeWordLanguages()), nil
-              )
-            } catch {
-              threeWords = (nil, "the word lists could not be loaded: \(error)")
-            }
-          }
-          let result = ThreeWordCheck(
-            kind: kind, query: query1, status: exchange.status, body: exchange.body,
-            service: threeWords?.service, unavailable: threeWords?.note)
-          if result.failed { anomalies.insert(.wrongSquare) }
-          check = result
-        }
-      default:
-        kind = exchange.geocodeKind == "forward" ? .geocodeForward : .geocodeReverse
-        if let point = exchange.geocodePoint { points.append(point) }
-        if let result = exchange.geocodeResult {
-          results =
-            result.name.map { [SearchResultItem(id: nil, label: $0, coordinate: nil)] } ?? []
-          if result.count > results.count {
-            results += Array(
-              repeating: SearchResultItem(id: nil, label: nil, coordinate: nil),
-              count: result.count - results.count)
-          }
-        }
-        if exchange.failure != nil {
-          anomalies.insert(.serviceError)
-          if exchange.geocodeReason?.contains("Airplane mode") == true {
-            anomalies.insert(.offline)
-          }
-        }
-      }
-      if points.contains(where: { abs($0.latitude) <= 0.01 && abs($0.longitude) <= 0.01 }) {
-        anomalies.insert(.nearNullIsland)
-      }
-      return SearchRequestRecord(
-        networkID: exchange.networkID, service: exchange.service, kind: kind,
-        sentAt: exchange.sentAt, answeredAt: exchange.answeredAt,
-        request: Self.redactingKey(exchange.request),
-        latency: exchange.latency, status: exchange.status, failure: exchange.failure,
-        errorCode: errorCode, results: results, ncmb: ncmb, threeWords: check,
-        anomalies: anomalies.sorted())
+  private func analyse(_ exchange: Exchange, _ context: inout Context) -> SearchRequestRecord {
+    let errorCode = Self.errorCode(exchange.body)
+    var findings: Findings
+    switch exchange.service {
+    case "ncmb": findings = ncmbFindings(exchange, errorCode: errorCode, &context)
+    case "threewords": findings = threeWordFindings(exchange, &context)
+    default: findings = geocoderFindings(exchange)
     }
+    var anomalies = findings.anomalies
+    if context.isOffline(at: exchange.sentAt) || exchange.failure == "notConnectedToInternet" {
+      anomalies.insert(.offline)
+    }
+    if exchange.failure == "timedOut" { anomalies.insert(.timedOut) }
+    if let status = exchange.status, status >= 500 { anomalies.insert(.serverError) }
+    if exchange.answeredAt == nil { anomalies.insert(.unanswered) }
+    if errorCode != nil { anomalies.insert(.serviceError) }
+    if findings.points.contains(where: { abs($0.latitude) <= 0.01 && abs($0.longitude) <= 0.01 }) {
+      anomalies.insert(.nearNullIsland)
+    }
+    return SearchRequestRecord(
+      networkID: exchange.networkID, service: exchange.service, kind: findings.kind,
+      sentAt: exchange.sentAt, answeredAt: exchange.answeredAt,
+      request: Self.redactingKey(exchange.request), latency: exchange.latency,
+      status: exchange.status, failure: exchange.failure, errorCode: errorCode,
+      results: findings.results, ncmb: findings.ncmb, threeWords: findings.threeWords,
+      anomalies: anomalies.sorted())
+  }
+
+  private func ncmbFindings(_ exchange: Exchange, errorCode: String?, _ context: inout Context)
+    -> Findings
+  {
+    var findings = Findings(kind: .ncmbOther)
+    let (path, query) = Self.split(exchange.request)
+    let parts = path.split(separator: "/").map(String.init)
+    let parameters = Dictionary(query, uniquingKeysWith: { first, _ in first })
+    let whereValue = parameters["where"].flatMap { try? JSONValue(parsing: Data($0.utf8)) }
+    var rest: [String: JSONValue] = [:]
+    if let whereValue { rest["where"] = whereValue }
+    for name in ["limit", "skip"] {
+      if let n = parameters[name].flatMap({ Int($0) }) { rest[name] = .number(Double(n)) }
+    }
+    guard parts.count == 3, parts[1] == "classes",
+      let q = try? DatastoreQuery(className: parts[2], restJSON: .object(rest)),
+      let constraint = q.geoConstraint
+    else {
+      findings.results = Self.ncmbResults(exchange.body, field: "geo").map(Self.item)
+      return findings
+    }
+    let field: String
+    switch constraint {
+    case .near(let f, let point, _):
+      findings.kind = .ncmbNear
+      field = f
+      findings.points = [point.coordinate]
+    case .box(let f, let sw, let ne):
+      findings.kind = .ncmbBox
+      field = f
+      findings.points = [sw.coordinate, ne.coordinate]
+    }
+    let returned = Self.ncmbResults(exchange.body, field: field)
+    findings.results = returned.map(Self.item)
+    var count: Int?
+    if exchange.status != nil, let answered = exchange.answeredAt {
+      let queries = context.ncmbQueries
+      let claimed = context.claimedQueries
+      let match = queries.indices.first { i in
+        let e = queries[i]
+        guard !claimed.contains(i), e.time >= exchange.sentAt, e.time <= answered,
+          case .string(let className)? = e["className"], className == q.className,
+          case .string(let text)? = e["where"]
+        else { return false }
+        return (try? JSONValue(parsing: Data(text.utf8))) == whereValue
+      }
+      if let match {
+        context.claimedQueries.insert(match)
+        count = Self.int(queries[match]["count"])
+      }
+    }
+    let answered = exchange.status == 200 && errorCode == nil
+    let analysis = NCMBSearchAnalysis(
+      query: q, returned: answered ? returned : [], answered: answered,
+      stations: stations(className: q.className, field: field), datastoreCount: count)
+    // An unanswered or failed request is not compared with the truth.
+    if answered {
+      findings.anomalies.formUnion(analysis.anomalies)
+    } else if analysis.swappedLatitudes || analysis.swappedLongitudes {
+      findings.anomalies.insert(.invertedBox)
+    }
+    findings.ncmb = analysis
+    return findings
+  }
+
+  private func threeWordFindings(_ exchange: Exchange, _ context: inout Context) -> Findings {
+    let (path, query) = Self.split(exchange.request)
+    let parameters = Dictionary(query, uniquingKeysWith: { first, _ in first })
+    var findings: Findings
+    switch path.split(separator: "/").last.map(String.init) ?? "" {
+    case "convert-to-3wa": findings = Findings(kind: .threeWordsToWords)
+    case "convert-to-coordinates": findings = Findings(kind: .threeWordsToCoordinates)
+    case "autosuggest": findings = Findings(kind: .threeWordsAutosuggest)
+    default: findings = Findings(kind: .threeWordsOther)
+    }
+    for name in ["coordinates", "focus"] {
+      let n = (parameters[name] ?? "").split(separator: ",").compactMap { Double($0) }
+      if n.count == 2, let c = try? Coordinate(latitude: n[0], longitude: n[1]) {
+        findings.points.append(c)
+      }
+    }
+    findings.results = Self.threeWordResults(exchange.body)
+    guard findings.kind != .threeWordsOther else { return findings }
+    if context.threeWords == nil, exchange.status == 200 {
+      do {
+        let languages = try resources.threeWordLanguages()
+        context.threeWords = (ThreeWordAddressService(languages: languages), nil)
+      } catch {
+        context.threeWords = (nil, "the word lists could not be loaded: \(error)")
+      }
+    }
+    let check = ThreeWordCheck(
+      kind: findings.kind, query: parameters, status: exchange.status, body: exchange.body,
+      service: context.threeWords?.service, unavailable: context.threeWords?.note)
+    if check.failed { findings.anomalies.insert(.wrongSquare) }
+    findings.threeWords = check
+    return findings
+  }
+
+  private func geocoderFindings(_ exchange: Exchange) -> Findings {
+    var findings = Findings(
+      kind: exchange.geocodeKind == "forward" ? .geocodeForward : .geocodeReverse)
+    if let point = exchange.geocodePoint { findings.points.append(point) }
+    if let result = exchange.geocodeResult {
+      // The log names the first placemark only.
+      findings.results = (0..<result.count).map { i in
+        SearchResultItem(id: nil, label: i == 0 ? result.name : nil, coordinate: nil)
+      }
+    }
+    if exchange.failure != nil {
+      findings.anomalies.insert(.serviceError)
+      if exchange.geocodeReason?.contains("Airplane mode") == true {
+        findings.anomalies.insert(.offline)
+      }
+    }
+    return findings
+  }
+
+  private static func item(_ point: NCMBStationPoint) -> SearchResultItem {
+    SearchResultItem(id: point.objectId, label: point.name, coordinate: point.coordinate)
   }
 
   /// The stations loaded into `className` with their GeoPoint in `field`, or `nil` when the
