@@ -222,7 +222,7 @@ private func lineOfStations() throws -> SearchLogBuilder {
     #expect(summary.meanRecall == 1)
   }
 
-  @Test func a503AndATimeoutAreServerErrors() throws {
+  @Test func a503ATimeoutAnErrorBodyAndNoAnswerAreEachFlagged() throws {
     let log = try lineOfStations()
     let query = try near(35, 139, km: 1)
     let summary = "GET /2013-09-01/classes/Station?where=\(query.whereJSON.jsonText)"
@@ -236,13 +236,18 @@ private func lineOfStations() throws -> SearchLogBuilder {
     log.response(
       at: 70.1, id: 3, service: "ncmb", sentAt: 70, status: 400,
       body: NCMBError.invalidJSON.body)
+    log.request(at: 80, id: 4, service: "ncmb", summary)
     let report = log.report()
-    #expect(report.requests.map(\.anomalies) == [[.serverError], [.timedOut], [.serviceError]])
+    #expect(
+      report.requests.map(\.anomalies) == [
+        [.serverError], [.timedOut], [.serviceError], [.unanswered],
+      ])
+    #expect(report.requests[3].isError && report.requests[3].latency == nil)
     #expect(report.requests[0].status == 503)
     #expect(report.requests[2].errorCode == "E400001")
     #expect(report.requests[2].kind == .ncmbOther)
     let summaryRow = try #require(report.summaries.first)
-    #expect(summaryRow.errors == 3)
+    #expect(summaryRow.errors == 4)
     #expect(summaryRow.total?.max == 60)
     #expect(abs((summaryRow.total?.median ?? 0) - 0.2) < 1e-9)
   }
