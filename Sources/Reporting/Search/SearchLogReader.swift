@@ -1,0 +1,422 @@
+import Cloud
+import Foundation
+import Geo
+import JSON
+import Replay
+import SimKernel
+
+/// Reads the searches out of an event log and analyses each one.
+struct SearchLogReader {
+  let input: ReportInput
+  let resources: ReplayResources
+
+  /// A request seen in the log, with its answer once found.
+  private struct Exchange {
+    var networkID: Int?
+    var service: String
+    var sentAt: SimTime
+    var request: String
+    /// Geocoder requests: the coordinate asked about.
+    var geocodePoint: Coordinate?
+    var geocodeKind: String?
+    var answeredAt: SimTime?
+    var latency: SearchLatency?
+    var status: Int?
+    var body: JSONValue?
+    var failure: String?
+    var geocodeResult: (count: Int, name: String?)?
+    var geocodeReason: String?
+  }
+
+  /// The services whose requests are searches.
+  static let searchServices: Set<String> = ["ncmb", "threewords"]
+
+  /// Every search in the log, analysed, in the order sent.
+  func records() -> [SearchRequestRecord] {
+    var (exchanges, context) = readLog()
+    return exchanges.map { analyse($0, &context) }
+  }
+
+  /// What the analyses of successive requests share.
+  private struct Context {
+    /// When the phone went offline and, if it did, back online.
+    var offlineWindows: [(from: SimTime, to: SimTime?)] = []
+    /// The datastore's `query` entries, and which of them a request has claimed.
+    var ncmbQueries: [LogEntry] = []
+    var claimedQueries = Set<Int>()
+    /// The three-word service for the independent check, once needed, or why it is missing.
+    var threeWords: (service: ThreeWordAddressService?, note: String?)?
+
+    func isOffline(at time: SimTime) -> Bool {
+      offlineWindows.contains { $0.from <= time && $0.to.map { time < $0 } ?? true }
+    }
+  }
+
+  /// What one request's analysis finds.
+  private struct Findings {
+    var kind: SearchKind
+    var results: [SearchResultItem] = []
+    var ncmb: NCMBSearchAnalysis?
+    var threeWords: ThreeWordCheck?
+    /// The coordinates the request carried.
+    var points: [Coordinate] = []
+    var anomalies = Set<SearchAnomaly>()
+  }
+
+  /// The requests with their answers, and the offline windows and datastore queries.
+  private func readLog() -> ([Exchange], Context) {
+    var exchanges: [Exchange] = []
+    var byNetworkID: [Int: Int] = [:]
+    var pendingGeocode: Int?
+    var context = Context()
+    for entry in input.events {
+      switch (entry.source, entry.event) {
+      case ("network", "offline"):
+        context.offlineWindows.append((entry.time, nil))
+      case ("network", "online"):
+        if let last = context.offlineWindows.indices.last, context.offlineWindows[last].to == nil {
+          context.offlineWindows[last].to = entry.time
+        }
+      case ("network", "request"):
+        guard case .string(let service)? = entry["service"], Self.searchServices.contains(service),
+          let id = Self.int(entry["id"])
+        else { continue }
+        var request = ""
+        if case .string(let text)? = entry["request"] { request = text }
+        byNetworkID[id] = exchanges.count
+        exchanges.append(
+          Exchange(networkID: id, service: service, sentAt: entry.time, request: request))
+      case ("network", "response"):
+        guard let id = Self.int(entry["id"]), let index = byNetworkID[id] else { continue }
+        var exchange = exchanges[index]
+        exchange.answeredAt = entry.time
+        exchange.latency = SearchLatency(
+          totalSeconds: Self.double(entry["totalSeconds"]) ?? 0,
+          networkSeconds: Self.double(entry["networkSeconds"]),
+          serviceSeconds: Self.double(entry["serviceSeconds"]))
+        exchange.status = Self.int(entry["status"])
+        if case .string(let text)? = entry["body"] {
+          exchange.body = try? JSONValue(parsing: Data(text.utf8))
+        }
+        if case .string(let failure)? = entry["failure"] { exchange.failure = failure }
+        exchanges[index] = exchange
+      case ("ncmb", "query"):
+        context.ncmbQueries.append(entry)
+      case ("geocoder", "request"):
+        var kind = "reverse"
+        if case .string(let k)? = entry["kind"] { kind = k }
+        var exchange = Exchange(
+          networkID: nil, service: "geocoder", sentAt: entry.time, request: kind)
+        exchange.geocodeKind = kind
+        if let lat = Self.double(entry["latitude"]), let lon = Self.double(entry["longitude"]) {
+          exchange.geocodePoint = try? Coordinate(latitude: lat, longitude: lon)
+          exchange.request = "\(kind) \(JSONText.number(lat)),\(JSONText.number(lon))"
+        } else if case .string(let text)? = entry["text"] {
+          var quoted = ""
+          JSONText.writeString(text, to: &quoted)
+          exchange.request = "\(kind) \(quoted)"
+        }
+        pendingGeocode = exchanges.count
+        exchanges.append(exchange)
+      case ("geocoder", "reply"), ("geocoder", "failure"):
+        guard let index = pendingGeocode else { continue }
+        pendingGeocode = nil
+        var exchange = exchanges[index]
+        exchange.answeredAt = entry.time
+        exchange.latency = SearchLatency(
+          totalSeconds: (entry.time - exchange.sentAt).seconds, networkSeconds: nil,
+          serviceSeconds: nil)
+        if entry.event == "reply" {
+          var name: String?
+          if case .string(let n)? = entry["name"] { name = n }
+          exchange.geocodeResult = (Self.int(entry["count"]) ?? 0, name)
+        } else {
+          if case .string(let code)? = entry["error"] { exchange.failure = code }
+          if case .string(let reason)? = entry["reason"] { exchange.geocodeReason = reason }
+        }
+        exchanges[index] = exchange
+      default:
+        continue
+      }
+    }
+
+    return (exchanges, context)
+  }
+
+  private func analyse(_ exchange: Exchange, _ context: inout Context) -> SearchRequestRecord {
+    let errorCode = Self.errorCode(exchange.body)
+    var findings: Findings
+    switch exchange.service {
+    case "ncmb": findings = ncmbFindings(exchange, errorCode: errorCode, &context)
+    case "threewords": findings = threeWordFindings(exchange, &context)
+    default: findings = geocoderFindings(exchange)
+    }
+    var anomalies = findings.anomalies
+    if context.isOffline(at: exchange.sentAt) || exchange.failure == "notConnectedToInternet" {
+      anomalies.insert(.offline)
+    }
+    if exchange.failure == "timedOut" { anomalies.insert(.timedOut) }
+    if let status = exchange.status, status >= 500 { anomalies.insert(.serverError) }
+    if exchange.answeredAt == nil { anomalies.insert(.unanswered) }
+    if errorCode != nil { anomalies.insert(.serviceError) }
+    if findings.points.contains(where: { abs($0.latitude) <= 0.01 && abs($0.longitude) <= 0.01 }) {
+      anomalies.insert(.nearNullIsland)
+    }
+    return SearchRequestRecord(
+      networkID: exchange.networkID, service: exchange.service, kind: findings.kind,
+      sentAt: exchange.sentAt, answeredAt: exchange.answeredAt,
+      request: Self.redactingKey(exchange.request), latency: exchange.latency,
+      status: exchange.status, failure: exchange.failure, errorCode: errorCode,
+      results: findings.results, ncmb: findings.ncmb, threeWords: findings.threeWords,
+      anomalies: anomalies.sorted())
+  }
+
+  private func ncmbFindings(_ exchange: Exchange, errorCode: String?, _ context: inout Context)
+    -> Findings
+  {
+    var findings = Findings(kind: .ncmbOther)
+    let (path, query) = Self.split(exchange.request)
+    let parts = path.split(separator: "/").map(String.init)
+    let parameters = Dictionary(query, uniquingKeysWith: { first, _ in first })
+    let whereValue = parameters["where"].flatMap { try? JSONValue(parsing: Data($0.utf8)) }
+    var rest: [String: JSONValue] = [:]
+    if let whereValue { rest["where"] = whereValue }
+    for name in ["limit", "skip"] {
+      if let n = parameters[name].flatMap({ Int($0) }) { rest[name] = .number(Double(n)) }
+    }
+    guard parts.count == 3, parts[1] == "classes",
+      let q = try? DatastoreQuery(className: parts[2], restJSON: .object(rest)),
+      let constraint = q.geoConstraint
+    else {
+      findings.results = Self.ncmbResults(exchange.body, field: "geo").map(Self.item)
+      return findings
+    }
+    let field: String
+    switch constraint {
+    case .near(let f, let point, _):
+      findings.kind = .ncmbNear
+      field = f
+      findings.points = [point.coordinate]
+    case .box(let f, let sw, let ne):
+      findings.kind = .ncmbBox
+      field = f
+      findings.points = [sw.coordinate, ne.coordinate]
+    }
+    let returned = Self.ncmbResults(exchange.body, field: field)
+    findings.results = returned.map(Self.item)
+    var count: Int?
+    if exchange.status != nil, let answered = exchange.answeredAt {
+      let queries = context.ncmbQueries
+      let claimed = context.claimedQueries
+      let match = queries.indices.first { i in
+        let e = queries[i]
+        guard !claimed.contains(i), e.time >= exchange.sentAt, e.time <= answered,
+          case .string(let className)? = e["className"], className == q.className,
+          case .string(let text)? = e["where"]
+        else { return false }
+        return (try? JSONValue(parsing: Data(text.utf8))) == whereValue
+      }
+      if let match {
+        context.claimedQueries.insert(match)
+        count = Self.int(queries[match]["count"])
+      }
+    }
+    let answered = exchange.status == 200 && errorCode == nil
+    let analysis = NCMBSearchAnalysis(
+      query: q, returned: answered ? returned : [], answered: answered,
+      stations: stations(className: q.className, field: field), datastoreCount: count)
+    // An unanswered or failed request is not compared with the truth.
+    if answered {
+      findings.anomalies.formUnion(analysis.anomalies)
+    } else if analysis.swappedLatitudes || analysis.swappedLongitudes {
+      findings.anomalies.insert(.invertedBox)
+    }
+    findings.ncmb = analysis
+    return findings
+  }
+
+  private func threeWordFindings(_ exchange: Exchange, _ context: inout Context) -> Findings {
+    let (path, query) = Self.split(exchange.request)
+    let parameters = Dictionary(query, uniquingKeysWith: { first, _ in first })
+    var findings: Findings
+    switch path.split(separator: "/").last.map(String.init) ?? "" {
+    case "convert-to-3wa": findings = Findings(kind: .threeWordsToWords)
+    case "convert-to-coordinates": findings = Findings(kind: .threeWordsToCoordinates)
+    case "autosuggest": findings = Findings(kind: .threeWordsAutosuggest)
+    default: findings = Findings(kind: .threeWordsOther)
+    }
+    for name in ["coordinates", "focus"] {
+      let n = (parameters[name] ?? "").split(separator: ",").compactMap { Double($0) }
+      if n.count == 2, let c = try? Coordinate(latitude: n[0], longitude: n[1]) {
+        findings.points.append(c)
+      }
+    }
+    findings.results = Self.threeWordResults(exchange.body)
+    guard findings.kind != .threeWordsOther else { return findings }
+    if context.threeWords == nil, exchange.status == 200 {
+      do {
+        let languages = try resources.threeWordLanguages()
+        context.threeWords = (ThreeWordAddressService(languages: languages), nil)
+      } catch {
+        context.threeWords = (nil, "the word lists could not be loaded: \(error)")
+      }
+    }
+    let check = ThreeWordCheck(
+      kind: findings.kind, query: parameters, status: exchange.status, body: exchange.body,
+      service: context.threeWords?.service, unavailable: context.threeWords?.note)
+    if check.failed { findings.anomalies.insert(.wrongSquare) }
+    findings.threeWords = check
+    return findings
+  }
+
+  private func geocoderFindings(_ exchange: Exchange) -> Findings {
+    var findings = Findings(
+      kind: exchange.geocodeKind == "forward" ? .geocodeForward : .geocodeReverse)
+    if let point = exchange.geocodePoint { findings.points.append(point) }
+    if let result = exchange.geocodeResult {
+      // The log names the first placemark only.
+      findings.results = (0..<result.count).map { i in
+        SearchResultItem(id: nil, label: i == 0 ? result.name : nil, coordinate: nil)
+      }
+    }
+    if exchange.failure != nil {
+      findings.anomalies.insert(.serviceError)
+      if exchange.geocodeReason?.contains("Airplane mode") == true {
+        findings.anomalies.insert(.offline)
+      }
+    }
+    return findings
+  }
+
+  private static func item(_ point: NCMBStationPoint) -> SearchResultItem {
+    SearchResultItem(id: point.objectId, label: point.name, coordinate: point.coordinate)
+  }
+
+  /// The stations loaded into `className` with their GeoPoint in `field`, or `nil` when the
+  /// datasets mix classes and a file can no longer be read to tell them apart.
+  ///
+  /// A scenario without datasets (a constructed input) puts its stations in `Station.geo`,
+  /// the datasets' default.
+  func stations(className: String, field: String) -> [StationRecord]? {
+    let datasets = input.scenario.datasets
+    if datasets.isEmpty {
+      return className == "Station" && field == "geo" ? input.stations : []
+    }
+    let first = datasets[0]
+    if datasets.allSatisfy({ $0.className == first.className && $0.geoField == first.geoField }) {
+      return first.className == className && first.geoField == field ? input.stations : []
+    }
+    // Mixed classes: the stations are the datasets' in order; count each file's again.
+    var selected: [StationRecord] = []
+    var offset = 0
+    for dataset in datasets {
+      guard let text = try? String(contentsOf: dataset.file, encoding: .utf8) else { return nil }
+      let records =
+        dataset.file.pathExtension.lowercased() == "csv"
+        ? try? GeoDatastore.stations(csv: text, file: dataset.file.path)
+        : try? GeoDatastore.stations(json: text, file: dataset.file.path)
+      guard let count = records?.count, offset + count <= input.stations.count else { return nil }
+      if dataset.className == className && dataset.geoField == field {
+        selected += input.stations[offset..<offset + count]
+      }
+      offset += count
+    }
+    return selected
+  }
+
+  // MARK: Reading values
+
+  static func int(_ value: LogValue?) -> Int? {
+    switch value {
+    case .int(let n)?: Int(n)
+    case .double(let d)? where d == d.rounded() && abs(d) < 1e15: Int(d)
+    default: nil
+    }
+  }
+
+  static func double(_ value: LogValue?) -> Double? {
+    switch value {
+    case .int(let n)?: Double(n)
+    case .double(let d)?: d
+    default: nil
+    }
+  }
+
+  /// `GET /path?a=1&b=2` → the path and the query parameters, in order. The log writes values
+  /// unencoded, so an `&` belongs to the value before it unless a `name=` follows.
+  static func split(_ summary: String) -> (path: String, query: [(String, String)]) {
+    var rest = Substring(summary)
+    if let space = rest.firstIndex(of: " ") { rest = rest[rest.index(after: space)...] }
+    guard let mark = rest.firstIndex(of: "?") else { return (String(rest), []) }
+    let path = String(rest[..<mark])
+    var query: [(String, String)] = []
+    for piece in rest[rest.index(after: mark)...].split(
+      separator: "&", omittingEmptySubsequences: false)
+    {
+      if let equals = piece.firstIndex(of: "="),
+        !piece[..<equals].isEmpty,
+        piece[..<equals].allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" })
+      {
+        query.append((String(piece[..<equals]), String(piece[piece.index(after: equals)...])))
+      } else if let last = query.indices.last {
+        query[last].1 += "&" + piece
+      }
+    }
+    return (path, query)
+  }
+
+  /// The summary with the value of a `key` parameter (an API key) replaced by `***`, so that
+  /// reports do not copy credentials.
+  static func redactingKey(_ summary: String) -> String {
+    let (path, query) = split(summary)
+    guard query.contains(where: { $0.0 == "key" }) else { return summary }
+    let method = summary.split(separator: " ", maxSplits: 1).first.map(String.init) ?? "GET"
+    let parameters = query.map { "\($0.0)=\($0.0 == "key" ? "***" : $0.1)" }
+    return "\(method) \(path)?" + parameters.joined(separator: "&")
+  }
+
+  /// NCMB's `code` or the three-word service's `error.code`, if the body is an error.
+  static func errorCode(_ body: JSONValue?) -> String? {
+    guard case .object(let members)? = body else { return nil }
+    if case .string(let code)? = members["code"] { return code }
+    if case .object(let error)? = members["error"], case .string(let code)? = error["code"] {
+      return code
+    }
+    return nil
+  }
+
+  /// The objects of an NCMB `{"results": […]}` body.
+  static func ncmbResults(_ body: JSONValue?, field: String) -> [NCMBStationPoint] {
+    guard case .object(let members)? = body, case .array(let results)? = members["results"]
+    else { return [] }
+    return results.compactMap { result in
+      guard case .object(let object) = result,
+        let point = object[field].flatMap({ try? GeoPoint(json: $0) })
+      else { return nil }
+      var name: String?
+      if case .string(let n)? = object["name"] { name = n }
+      var id: String?
+      if case .string(let i)? = object["objectId"] { id = i }
+      return NCMBStationPoint(
+        name: name, coordinate: point.coordinate, objectId: id, distanceMeters: nil)
+    }
+  }
+
+  /// The words and centre of a convert answer, or the suggestions of autosuggest.
+  static func threeWordResults(_ body: JSONValue?) -> [SearchResultItem] {
+    guard case .object(let members)? = body else { return [] }
+    if case .array(let suggestions)? = members["suggestions"] {
+      return suggestions.compactMap { suggestion in
+        guard case .object(let s) = suggestion, case .string(let words)? = s["words"] else {
+          return nil
+        }
+        return SearchResultItem(id: nil, label: words, coordinate: nil)
+      }
+    }
+    guard case .string(let words)? = members["words"] else { return [] }
+    return [
+      SearchResultItem(
+        id: nil, label: words, coordinate: ThreeWordCheck.coordinate(members["coordinates"]))
+    ]
+  }
+}
