@@ -98,15 +98,15 @@ extension World {
         "expected \(path) to be \(expected.jsonText) \(when); it was \(actual.jsonText)",
         at: time)
 
-    case .markersMatch(let query, let at):
+    case .markersMatch(let query, let path, let at):
       let kind = "markersMatch"
       let time = at ?? scenario.duration
       let state = snapshots[time] ?? .null
       let truth = StationTruth.names(of: query, in: stations).sorted()
       let when = at.map { "at \(JSONText.number($0)) s" } ?? "at the end"
-      guard case .array(let markers)? = StatePath.value(at: "markers", in: state) else {
+      guard case .array(let markers)? = StatePath.value(at: path, in: state) else {
         return outcome(
-          kind, false, "expected markers \(truth) \(when); the screen shows no markers list",
+          kind, false, "expected \(path) \(truth) \(when); the screen shows no \(path) list",
           at: time)
       }
       let titles = markers.compactMap { marker -> String? in
@@ -118,7 +118,7 @@ extension World {
       let passed = titles == truth
       var message =
         "expected the \(truth.count) station(s) \(query.text) truly returns \(when); "
-        + "the map shows \(titles.count)"
+        + "\(path) shows \(titles.count)"
       if !missing.isEmpty { message += "; missing \(missing)" }
       if !extra.isEmpty { message += "; unexpected \(extra)" }
       if passed, titles.count != Set(titles).count { message += "; some twice" }

@@ -48,9 +48,11 @@ public struct Expectation: Sendable {
     /// The app's observable state at `path` (for example `label` or `markers.count`) equals
     /// `value` at second `at` (the end of the run when `nil`).
     case state(path: String, equals: JSONValue, at: Double?)
-    /// The titles of the app's markers at `at` (the end when `nil`) are exactly those of the
-    /// dataset's stations that `query` truly returns.
-    case markersMatch(StationQuery, at: Double?)
+    /// The titles of the markers listed at `path` in the app's observable state (`markers` by
+    /// default; an app that also marks its taps may list its station markers apart), at `at`
+    /// (the end when `nil`), are exactly the names of the dataset's stations that `query`
+    /// truly returns.
+    case markersMatch(StationQuery, path: String, at: Double?)
     /// The app never crashes (its process never traps and no callback throws).
     case noCrash
     /// The number of log entries from `source` with `event` whose fields equal `fields`, in

@@ -161,7 +161,7 @@ extension ScenarioReader {
     "notificationAfterEntry": ["identifierPrefix", "region", "within"],
     "noRequestNear": ["latitude", "longitude", "tolerance"],
     "state": ["path", "equals", "at"],
-    "markersMatch": ["near", "withinKilometers", "box", "at"],
+    "markersMatch": ["near", "withinKilometers", "box", "path", "at"],
     "noCrash": [],
     "count": ["source", "event", "fields", "min", "max", "equals", "from", "to"],
   ]
@@ -230,11 +230,12 @@ extension ScenarioReader {
       rule = .state(path: path, equals: try required("equals").value, at: try time("at"))
     case "markersMatch":
       let at = try time("at")
+      let path = try m["path"].map(string) ?? "markers"
       switch (m["near"], m["box"]) {
       case (let near?, nil):
         let km = try number(
           try required("withinKilometers"), 0...20_038, what: "a distance in kilometres")
-        rule = .markersMatch(.near(try coordinate(near), kilometers: km), at: at)
+        rule = .markersMatch(.near(try coordinate(near), kilometers: km), path: path, at: at)
       case (nil, let box?):
         if let extra = m["withinKilometers"] {
           throw error(extra.path, "'withinKilometers' applies to 'near', not 'box'", key: true)
@@ -247,7 +248,7 @@ extension ScenarioReader {
           throw error(
             b["northeast"]!.path, "expected the north-east corner north of the south-west one")
         }
-        rule = .markersMatch(.box(southwest: sw, northeast: ne), at: at)
+        rule = .markersMatch(.box(southwest: sw, northeast: ne), path: path, at: at)
       default:
         throw error(node.path, "expected exactly one of 'near' or 'box'")
       }

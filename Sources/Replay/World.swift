@@ -245,7 +245,7 @@ public final class World {
     var snapshotTimes = Set<Double>()
     for expectation in scenario.expectations {
       switch expectation.rule {
-      case .state(_, _, let at?), .markersMatch(_, let at?): snapshotTimes.insert(at)
+      case .state(_, _, let at?), .markersMatch(_, _, let at?): snapshotTimes.insert(at)
       default: break
       }
     }
