@@ -121,7 +121,8 @@ struct SVGDocument {
       ("font-family", "sans-serif"), ("text-anchor", anchor), ("fill", fill),
     ]
     if let rotate {
-      a.append(("transform", "rotate(\(Markup.number(rotate)) \(Markup.number(x)) \(Markup.number(y)))"))
+      a.append(
+        ("transform", "rotate(\(Markup.number(rotate)) \(Markup.number(x)) \(Markup.number(y)))"))
     }
     if let weight { a.append(("font-weight", weight)) }
     body.append("<text\(Self.attributes(a))>\(Markup.escape(text))</text>")
