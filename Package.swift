@@ -51,8 +51,8 @@ let package = Package(
     .executableTarget(
       name: "geosim",
       dependencies: [
-        "Cloud", "Device", "Geo", "JSON", "ReferenceAppCatalog", "Replay", "SimKernel",
-        "Traces",
+        "Cloud", "Device", "Geo", "JSON", "ReferenceAppCatalog", "Replay", "Reporting",
+        "SimKernel", "Traces",
       ]),
     .testTarget(
       name: "GeoTests", dependencies: ["Geo", "JSON", "SimKernel"],

@@ -119,6 +119,14 @@ private func weather(name: String, variant: String, expect: String = "pass") -> 
     }
     #expect(try bytes("one", "events.jsonl") == bytes("two", "events.jsonl"))
     #expect(try bytes("one", "result.json") == bytes("two", "result.json"))
+    #expect(try bytes("one", "report.json") == bytes("two", "report.json"))
+    #expect(try bytes("one", "map.svg") == bytes("two", "map.svg"))
+    #expect(
+      try Data(contentsOf: dir.appendingPathComponent("one/report.json"))
+        == Data(contentsOf: dir.appendingPathComponent("two/report.json")))
+    #expect(
+      try Data(contentsOf: dir.appendingPathComponent("one/index.html"))
+        == Data(contentsOf: dir.appendingPathComponent("two/index.html")))
     #expect(try bytes("one", "events.jsonl") != bytes("three", "events.jsonl"))
   }
 
@@ -132,7 +140,12 @@ private func weather(name: String, variant: String, expect: String = "pass") -> 
     #expect(
       r.err.contains(
         "bad.scenario.json:2:52: duration: expected a number of seconds, found a string"))
-    #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("out").path))
+    // Nothing ran: the run's report lists only the scenario that could not be read.
+    #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("out/good").path))
+    let report = try String(
+      contentsOf: dir.appendingPathComponent("out/report.md"), encoding: .utf8)
+    #expect(report.contains("1 scenario(s): 1 INVALID"))
+    #expect(report.contains("duration: expected a number of seconds"))
     let v = try geosim(["validate", "."], in: dir)
     #expect(v.code == 2)
     #expect(v.out.hasSuffix("good.scenario.json\n") && v.out.hasPrefix("ok "))

@@ -2,6 +2,7 @@ import Foundation
 import JSON
 import ReferenceAppCatalog
 import Replay
+import Reporting
 import SimKernel
 
 #if canImport(Glibc)
@@ -90,6 +91,7 @@ enum ReplayCommand {
     var scenarios: [(file: String, name: String)] = []
     var names: [String: String] = [:]
     var invalid = false
+    var invalidReports: [ScenarioReport] = []
     for file in files {
       do {
         let scenario = try Scenario(contentsOf: file, allowPathsOutsideFolder: allowOutside)
@@ -103,11 +105,20 @@ enum ReplayCommand {
       } catch {
         invalid = true
         terminal.writeError("\(error)\n")
+        let name = URL(fileURLWithPath: file).lastPathComponent
+        invalidReports.append(ScenarioReport(invalid: file, name: name, error: "\(error)"))
       }
     }
-    if invalid { return 2 }
-
     let outURL = URL(fileURLWithPath: out, isDirectory: true)
+    if invalid {
+      // Nothing runs; the run's report lists what could not be read, and only that.
+      try writeRunReport(
+        invalidReports.map {
+          RunReport.Entry(name: $0.name, json: $0.json, markdown: $0.markdown(), figures: [])
+        }, to: outURL)
+      return 2
+    }
+
     let pool = WorkerPool(
       executable: try executablePath(), out: outURL, seed: seed, allowOutside: allowOutside)
     let progress = Progress(total: scenarios.count, terminal: terminal)
@@ -116,6 +127,8 @@ enum ReplayCommand {
 
     let summary = JSONValue.array(results.map(\.json))
     try write(summary.jsonText + "\n", to: outURL.appendingPathComponent("results.json"))
+    try writeRunReport(
+      results.map { entry(for: $0, in: outURL, allowOutside: allowOutside) }, to: outURL)
     if format == "json" {
       terminal.write(summary.jsonText + "\n")
     } else {
@@ -183,9 +196,60 @@ enum ReplayCommand {
       let run = try ScenarioRun(scenario, catalog: catalog, resources: resources, seed: seed) {
         events.write(Data((EventLog.jsonLine($0) + "\n").utf8))
       }
+      let report = try ScenarioReport(
+        input: ReportInput(run), context: run.world.geos, resources: resources)
+      try write(report.json.jsonText + "\n", to: folder.appendingPathComponent("report.json"))
+      try write(report.markdown(), to: folder.appendingPathComponent("report.md"))
+      if let map = report.mapSVG() { try write(map, to: folder.appendingPathComponent("map.svg")) }
+      if let latency = report.latencySVG() {
+        try write(latency, to: folder.appendingPathComponent("latency.svg"))
+      }
+      // Written last: its presence tells the parent the scenario finished.
       try write(run.result.json.jsonText + "\n", to: folder.appendingPathComponent("result.json"))
     }
     return 0
+  }
+
+  // MARK: Reports
+
+  /// A scenario's part of the run's report, from what its worker wrote; for a crash, the report
+  /// that says so is written here.
+  static func entry(for result: ReplayResult, in out: URL, allowOutside: Bool) -> RunReport.Entry {
+    let folder = out.appendingPathComponent(result.scenario)
+    if result.crash == nil,
+      let data = try? Data(contentsOf: folder.appendingPathComponent("report.json")),
+      let json = try? JSONValue(parsing: data),
+      let markdown = try? String(
+        contentsOf: folder.appendingPathComponent("report.md"), encoding: .utf8)
+    {
+      let figures = ["map.svg", "latency.svg"].compactMap { name -> (String, String)? in
+        (try? String(contentsOf: folder.appendingPathComponent(name), encoding: .utf8))
+          .map { (name, $0) }
+      }
+      return RunReport.Entry(
+        name: result.scenario, json: json, markdown: markdown, figures: figures)
+    }
+    let scenario = result.file.flatMap {
+      try? Scenario(contentsOf: $0, allowPathsOutsideFolder: allowOutside)
+    }
+    var crashed = result
+    if crashed.crash == nil {
+      crashed.crash = ReplayResult.Crash(
+        reason: "the worker wrote no report", lastEvents: [])
+    }
+    let report = ScenarioReport(crashed: crashed, scenario: scenario)
+    try? write(report.json.jsonText + "\n", to: folder.appendingPathComponent("report.json"))
+    try? write(report.markdown(), to: folder.appendingPathComponent("report.md"))
+    return RunReport.Entry(
+      name: result.scenario, json: report.json, markdown: report.markdown(), figures: [])
+  }
+
+  static func writeRunReport(_ entries: [RunReport.Entry], to out: URL) throws {
+    let report = RunReport(entries: entries)
+    try write(report.json.jsonText + "\n", to: out.appendingPathComponent("report.json"))
+    try write(report.markdown(), to: out.appendingPathComponent("report.md"))
+    try write(report.junitXML(), to: out.appendingPathComponent("junit.xml"))
+    try write(report.html(), to: out.appendingPathComponent("index.html"))
   }
 
   // MARK: Helpers

@@ -1,0 +1,402 @@
+import Foundation
+import JSON
+import Replay
+
+/// A run's report: every scenario's report gathered into `report.json`, `report.md`,
+/// `junit.xml` and a self-contained `index.html`.
+///
+/// It is built from what each scenario's replay wrote (its JSON, Markdown and figures), so that
+/// the scenarios can run in separate processes.
+public struct RunReport {
+  /// One scenario's part.
+  public struct Entry {
+    /// The scenario's name (its folder in the run).
+    public let name: String
+    /// Its `report.json`.
+    public let json: JSONValue
+    /// Its `report.md`.
+    public let markdown: String
+    /// Its figures: file name in its folder, and SVG text.
+    public let figures: [(file: String, svg: String)]
+
+    /// An entry.
+    public init(name: String, json: JSONValue, markdown: String, figures: [(String, String)]) {
+      self.name = name
+      self.json = json
+      self.markdown = markdown
+      self.figures = figures.map { (file: $0.0, svg: $0.1) }
+    }
+
+    var verdict: String {
+      if case .object(let o) = json, case .string(let v)? = o["verdict"] { return v }
+      return "invalid"
+    }
+
+    var status: String {
+      if case .object(let o) = json, case .string(let s)? = o["status"] { return s }
+      return "invalid"
+    }
+  }
+
+  /// The scenarios' parts, in the run's order.
+  public let entries: [Entry]
+
+  /// A run's report.
+  public init(entries: [Entry]) {
+    self.entries = entries
+  }
+
+  static let verdictOrder = ["pass", "xfail", "fail", "crash", "xpass", "invalid"]
+
+  private var counts: [String: Int] {
+    Dictionary(grouping: entries, by: \.verdict).mapValues(\.count)
+  }
+
+  /// Whether every verdict is what a healthy build gives (pass, or an expected failure).
+  public var isHealthy: Bool { entries.allSatisfy { ["pass", "xfail"].contains($0.verdict) } }
+
+  /// The run as JSON: a summary and every scenario's report, in order.
+  public var json: JSONValue {
+    .object([
+      "format": .string("geosim-run-report/1"),
+      "summary": .object([
+        "scenarios": .number(Double(entries.count)),
+        "verdicts": .object(counts.mapValues { .number(Double($0)) }),
+        "healthy": .bool(isHealthy),
+      ]),
+      "scenarios": .array(entries.map(\.json)),
+    ])
+  }
+
+  /// The run as Markdown: a table of verdicts, then each scenario's section.
+  public func markdown() -> String {
+    var md = "# GeoSim replay report\n\n"
+    let parts = Self.verdictOrder.compactMap { v in counts[v].map { "\($0) \(v.uppercased())" } }
+    md += "\(entries.count) scenario(s): \(parts.joined(separator: ", ")).\n\n"
+    md += "| scenario | verdict | status |\n|---|---|---|\n"
+    for e in entries { md += "| \(e.name) | \(e.verdict.uppercased()) | \(e.status) |\n" }
+    md += "\n"
+    for e in entries { md += e.markdown + "\n" }
+    return md
+  }
+
+  /// JUnit XML: a test suite per scenario, a test case per expectation (a scenario without
+  /// expectations, an invalid one or a crash gets one case for the replay itself). A scenario
+  /// marked to fail whose expectations fail passes (its failures are printed as output); one
+  /// that passes anyway fails.
+  public func junitXML() -> String {
+    var xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+    var suites: [String] = []
+    var totalTests = 0
+    var totalFailures = 0
+    var totalErrors = 0
+    for e in entries {
+      guard case .object(let o) = e.json else { continue }
+      let expectsFail: Bool
+      if case .object(let s)? = o["scenario"], case .string("fail")? = s["expectedOutcome"] {
+        expectsFail = true
+      } else {
+        expectsFail = false
+      }
+      var cases: [String] = []
+      var failures = 0
+      var errors = 0
+      let classname = Markup.escape("geosim.\(e.name)")
+      func testcase(_ name: String, time: Double?, body: String) -> String {
+        let t = time.map { " time=\"\(Markup.number($0))\"" } ?? ""
+        return "    <testcase classname=\"\(classname)\" name=\"\(Markup.escape(name))\"\(t)>"
+          + body + "</testcase>"
+      }
+      if e.status == "invalid" {
+        errors += 1
+        let message: String
+        if case .string(let m)? = o["error"] { message = m } else { message = "invalid" }
+        cases.append(
+          testcase(
+            "replay", time: nil,
+            body: "<error message=\"\(Markup.escape(message))\" type=\"invalid\"/>"))
+      } else if e.status == "crashed" {
+        errors += 1
+        var reason = "crashed"
+        var last = ""
+        if case .object(let c)? = o["crash"] {
+          if case .string(let r)? = c["reason"] { reason = r }
+          if case .array(let lines)? = c["lastEvents"] {
+            last = lines.compactMap { if case .string(let s) = $0 { s } else { nil } }
+              .joined(separator: "\n")
+          }
+        }
+        cases.append(
+          testcase(
+            "replay", time: nil,
+            body: "<error message=\"\(Markup.escape(reason))\" type=\"crash\">"
+              + Markup.escape(last) + "</error>"))
+      } else {
+        var expectations: [(String, Bool, String, Double?)] = []
+        if case .array(let list)? = o["expectations"] {
+          for item in list {
+            guard case .object(let x) = item, case .string(let name)? = x["name"],
+              case .bool(let passed)? = x["passed"], case .string(let message)? = x["message"]
+            else { continue }
+            var time: Double?
+            if case .number(let t)? = x["time"] { time = t }
+            expectations.append((name, passed, message, time))
+          }
+        }
+        var timeline: [String] = []
+        if case .array(let list)? = o["timelineErrors"] {
+          timeline = list.compactMap { if case .string(let s) = $0 { s } else { nil } }
+        }
+        for t in timeline {
+          failures += expectsFail ? 0 : 1
+          cases.append(
+            testcase(
+              "timeline", time: nil,
+              body: expectsFail
+                ? "<system-out>\(Markup.escape("expected failure: " + t))</system-out>"
+                : "<failure message=\"\(Markup.escape(t))\" type=\"timeline\"/>"))
+        }
+        for (name, passed, message, _) in expectations {
+          if passed || expectsFail {
+            let note = passed ? "" : "expected failure: \(message)"
+            cases.append(
+              testcase(
+                name, time: nil,
+                body: note.isEmpty ? "" : "<system-out>\(Markup.escape(note))</system-out>"))
+          } else {
+            failures += 1
+            cases.append(
+              testcase(
+                name, time: nil,
+                body: "<failure message=\"\(Markup.escape(message))\" type=\"expectation\"/>"))
+          }
+        }
+        if expectsFail && e.verdict == "xpass" {
+          failures += 1
+          cases.append(
+            testcase(
+              "shows its published failure", time: nil,
+              body:
+                "<failure message=\"marked &quot;expect&quot;: &quot;fail&quot;, but every expectation held\" type=\"unexpectedPass\"/>"
+            ))
+        }
+        if cases.isEmpty { cases.append(testcase("replay", time: nil, body: "")) }
+      }
+      totalTests += cases.count
+      totalFailures += failures
+      totalErrors += errors
+      suites.append(
+        "  <testsuite name=\"\(Markup.escape(e.name))\" tests=\"\(cases.count)\" "
+          + "failures=\"\(failures)\" errors=\"\(errors)\">\n" + cases.joined(separator: "\n")
+          + "\n  </testsuite>")
+    }
+    xml +=
+      "<testsuites name=\"geosim replay\" tests=\"\(totalTests)\" failures=\"\(totalFailures)\" "
+      + "errors=\"\(totalErrors)\">\n"
+    xml += suites.joined(separator: "\n") + "\n</testsuites>\n"
+    return xml
+  }
+
+  /// One self-contained HTML page: the summary, then each scenario's section with its figures
+  /// inline, linking the run's files. Opens offline; no scripts, no outside resources.
+  public func html() -> String {
+    var page = """
+      <!DOCTYPE html>
+      <html lang="en">
+      <head>
+      <meta charset="utf-8"/>
+      <title>GeoSim replay report</title>
+      <style>
+      body { font-family: sans-serif; margin: 2em auto; max-width: 72em; color: #222; }
+      table { border-collapse: collapse; margin: 0.5em 0 1.5em; }
+      th, td { border: 1px solid #ccc; padding: 0.25em 0.6em; text-align: left; vertical-align: top; }
+      th { background: #f2f2f2; }
+      code { background: #f6f6f6; padding: 0 0.2em; }
+      .pass, .xfail { color: #1a7f37; } .fail, .crash, .xpass, .invalid { color: #c62828; }
+      figure { margin: 1em 0; } figure svg { max-width: 100%; height: auto; border: 1px solid #ddd; }
+      section { border-top: 2px solid #ddd; margin-top: 2em; }
+      </style>
+      </head>
+      <body>
+      <h1>GeoSim replay report</h1>
+
+      """
+    let parts = Self.verdictOrder.compactMap { v in counts[v].map { "\($0) \(v.uppercased())" } }
+    page += "<p>\(entries.count) scenario(s): \(Markup.escape(parts.joined(separator: ", "))). "
+    page +=
+      "Files: <a href=\"report.json\">report.json</a>, <a href=\"report.md\">report.md</a>, "
+      + "<a href=\"junit.xml\">junit.xml</a>.</p>\n"
+    page += "<table>\n<tr><th>scenario</th><th>verdict</th><th>status</th><th>files</th></tr>\n"
+    for e in entries {
+      let id = Self.anchor(e.name)
+      let name = Markup.escape(e.name)
+      var files = ["report.json", "events.jsonl"].map {
+        "<a href=\"\(Markup.escape(e.name))/\($0)\">\($0)</a>"
+      }
+      files += e.figures.map {
+        "<a href=\"\(Markup.escape(e.name))/\(Markup.escape($0.file))\">\(Markup.escape($0.file))</a>"
+      }
+      page += "<tr><td><a href=\"#\(id)\">\(name)</a></td>"
+      page +=
+        "<td class=\"\(Markup.escape(e.verdict))\">\(Markup.escape(e.verdict.uppercased()))</td>"
+      page += "<td>\(Markup.escape(e.status))</td><td>\(files.joined(separator: " "))</td></tr>\n"
+    }
+    page += "</table>\n"
+    for e in entries {
+      page += "<section id=\"\(Self.anchor(e.name))\">\n"
+      page += MarkdownHTML.render(e.markdown)
+      for figure in e.figures {
+        page += "<figure>\n" + Self.inline(figure.svg) + "\n</figure>\n"
+      }
+      page += "</section>\n"
+    }
+    page += "</body>\n</html>\n"
+    return page
+  }
+
+  /// An SVG document without its XML declaration, for embedding.
+  static func inline(_ svg: String) -> String {
+    guard svg.hasPrefix("<?xml"), let end = svg.firstIndex(of: "\n") else { return svg }
+    return String(svg[svg.index(after: end)...])
+  }
+
+  static func anchor(_ name: String) -> String {
+    "s-"
+      + String(
+        name.unicodeScalars.map { s in
+          CharacterSet.alphanumerics.contains(s) || s == "-" ? Character(s) : "_"
+        })
+  }
+}
+
+/// The small part of Markdown the reports use, as HTML: `#` headings, paragraphs, `- ` lists,
+/// pipe tables, `**bold**` and `` `code` ``; everything else is escaped text.
+enum MarkdownHTML {
+  static func render(_ markdown: String) -> String {
+    var html = ""
+    var paragraph: [String] = []
+    var list: [String] = []
+    var table: [[String]] = []
+    func flush() {
+      if !paragraph.isEmpty {
+        html += "<p>" + inline(paragraph.joined(separator: " ")) + "</p>\n"
+        paragraph = []
+      }
+      if !list.isEmpty {
+        html += "<ul>\n" + list.map { "<li>" + inline($0) + "</li>\n" }.joined() + "</ul>\n"
+        list = []
+      }
+      if !table.isEmpty {
+        html += "<table>\n"
+        for (i, row) in table.enumerated() {
+          let tag = i == 0 ? "th" : "td"
+          html += "<tr>" + row.map { "<\(tag)>" + inline($0) + "</\(tag)>" }.joined() + "</tr>\n"
+        }
+        html += "</table>\n"
+        table = []
+      }
+    }
+    for rawLine in markdown.split(separator: "\n", omittingEmptySubsequences: false) {
+      let line = String(rawLine)
+      let trimmed = line.trimmingCharacters(in: .whitespaces)
+      if trimmed.isEmpty {
+        flush()
+      } else if let level = heading(trimmed) {
+        flush()
+        let text = trimmed.drop { $0 == "#" }.trimmingCharacters(in: .whitespaces)
+        html += "<h\(level)>" + inline(text) + "</h\(level)>\n"
+      } else if trimmed.hasPrefix("|") {
+        if !paragraph.isEmpty || !list.isEmpty {
+          let saved = table
+          table = []
+          flush()
+          table = saved
+        }
+        let cells = cellsOf(trimmed)
+        if cells.allSatisfy({ $0.allSatisfy { "-: ".contains($0) } && !$0.isEmpty }) {
+          continue
+        }
+        table.append(cells)
+      } else if trimmed.hasPrefix("- ") {
+        if !paragraph.isEmpty || !table.isEmpty {
+          let saved = list
+          list = []
+          flush()
+          list = saved
+        }
+        list.append(String(trimmed.dropFirst(2)))
+      } else {
+        if !list.isEmpty || !table.isEmpty { flush() }
+        paragraph.append(trimmed)
+      }
+    }
+    flush()
+    return html
+  }
+
+  private static func heading(_ line: String) -> Int? {
+    let hashes = line.prefix { $0 == "#" }.count
+    guard (1...6).contains(hashes), line.dropFirst(hashes).first == " " else { return nil }
+    // A page's own h1 is the run's; scenario headings start one level lower.
+    return min(6, hashes + 1)
+  }
+
+  /// The cells of a pipe-table row; `\|` is a literal bar.
+  private static func cellsOf(_ row: String) -> [String] {
+    var cells: [String] = []
+    var current = ""
+    var escaped = false
+    for ch in row.dropFirst() {
+      if escaped {
+        current.append(ch)
+        escaped = false
+      } else if ch == "\\" {
+        escaped = true
+      } else if ch == "|" {
+        cells.append(current.trimmingCharacters(in: .whitespaces))
+        current = ""
+      } else {
+        current.append(ch)
+      }
+    }
+    if !current.trimmingCharacters(in: .whitespaces).isEmpty {
+      cells.append(current.trimmingCharacters(in: .whitespaces))
+    }
+    return cells
+  }
+
+  /// Escapes the text and renders `**bold**` and `` `code` `` spans.
+  static func inline(_ text: String) -> String {
+    var out = ""
+    var rest = Substring(text)
+    while !rest.isEmpty {
+      if rest.hasPrefix("`"), let end = rest.dropFirst().firstIndex(of: "`") {
+        out +=
+          "<code>" + Markup.escape(String(rest[rest.index(after: rest.startIndex)..<end]))
+          + "</code>"
+        rest = rest[rest.index(after: end)...]
+      } else if rest.hasPrefix("**"), let end = rest.dropFirst(2).range(of: "**") {
+        out +=
+          "<strong>"
+          + Markup.escape(String(rest[rest.index(rest.startIndex, offsetBy: 2)..<end.lowerBound]))
+          + "</strong>"
+        rest = rest[end.upperBound...]
+      } else {
+        out += Markup.escape(String(rest.first!))
+        rest = rest.dropFirst()
+      }
+    }
+    return out
+  }
+}
+
+/// Writes report files through a temporary file and a rename, so that an interrupted run never
+/// leaves a half-written file in place.
+public enum ReportWriter {
+  /// Writes `text` to `url`, creating its folder.
+  public static func write(_ text: String, to url: URL) throws {
+    try FileManager.default.createDirectory(
+      at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+    try Data(text.utf8).write(to: url, options: .atomic)
+  }
+}

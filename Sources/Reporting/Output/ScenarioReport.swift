@@ -1,0 +1,180 @@
+import Device
+import Foundation
+import Geo
+import JSON
+import Replay
+
+/// One scenario's report: what it is, how it ended, and — for a replay that ran to its end —
+/// the geofence-accuracy and search-performance analyses and the figures.
+///
+/// A scenario that could not be read or assembled, or whose app crashed, gets a report that
+/// says so (`status` `invalid` or `crashed`) and carries no analyses: a partial analysis is
+/// never presented as complete.
+public struct ScenarioReport {
+  /// How the replay ended.
+  public enum Status: String, Sendable {
+    /// The world ran to its end; the analyses are complete.
+    case complete
+    /// The app model trapped; only the verdict and the last events are known.
+    case crashed
+    /// The scenario could not be read or assembled; nothing ran.
+    case invalid
+  }
+
+  /// The scenario's name (its file's name when it could not be read).
+  public let name: String
+  /// How the replay ended.
+  public let status: Status
+  /// The verdicts (absent for an invalid scenario).
+  public let result: ReplayResult?
+  /// What was wrong with an invalid scenario.
+  public let error: String?
+  /// The geofence-accuracy analysis of a complete replay.
+  public let geofence: GeofenceReport?
+  /// The search-performance analysis of a complete replay.
+  public let search: SearchReport?
+  private let scenario: JSONValue
+  private let trueSamples: [TrajectorySample]
+
+  /// The report of a replay that ran to its end.
+  public init(input: ReportInput, context: GEOSContext, resources: ReplayResources) throws {
+    name = input.scenario.name
+    status = .complete
+    result = input.result
+    error = nil
+    geofence = try GeofenceReport(input: input, context: context)
+    search = SearchReport(input: input, resources: resources)
+    scenario = Self.describe(input.scenario)
+    trueSamples = input.trueSamples
+  }
+
+  /// The report of a replay whose app crashed (`result.crash` set).
+  public init(crashed result: ReplayResult, scenario: Scenario?) {
+    name = result.scenario
+    status = .crashed
+    self.result = result
+    error = nil
+    geofence = nil
+    search = nil
+    self.scenario = scenario.map(Self.describe) ?? .object(["name": .string(result.scenario)])
+    trueSamples = []
+  }
+
+  /// The report of a scenario that could not be read or assembled.
+  public init(invalid file: String, name: String, error: String) {
+    self.name = name
+    status = .invalid
+    result = nil
+    self.error = error
+    geofence = nil
+    search = nil
+    scenario = .object(["name": .string(name), "file": .string(file)])
+    trueSamples = []
+  }
+
+  static func describe(_ s: Scenario) -> JSONValue {
+    var o: [String: JSONValue] = [
+      "name": .string(s.name), "description": .string(s.description),
+      "app": .string(s.app.name), "variant": s.app.variant.map(JSONValue.string) ?? .null,
+      "seed": .string(String(s.seed)), "start": .string(Self.iso8601(s.start)),
+      "timeZone": .string(s.timeZone.identifier), "duration": .number(s.duration),
+      "expectedOutcome": .string(s.expectedOutcome.rawValue),
+    ]
+    o["file"] = s.file.map(JSONValue.string) ?? .null
+    return .object(o)
+  }
+
+  static func iso8601(_ date: Date) -> String {
+    let formatter = ISO8601DateFormatter()
+    formatter.formatOptions = [.withInternetDateTime]
+    return formatter.string(from: date)
+  }
+
+  /// The verdict's name, or `invalid`.
+  public var verdict: String { result?.verdict.rawValue ?? "invalid" }
+
+  /// The report as JSON (schema in `docs/REPORTS.md`); the same inputs give the same bytes.
+  public var json: JSONValue {
+    var o: [String: JSONValue] = [
+      "format": .string("geosim-scenario-report/1"), "status": .string(status.rawValue),
+      "scenario": scenario, "verdict": .string(verdict),
+      "geofence": geofence?.json ?? .null, "search": search?.json ?? .null,
+      "error": error.map(JSONValue.string) ?? .null,
+    ]
+    if let result {
+      o["expectations"] = .array(result.expectations.map(\.json))
+      o["timelineErrors"] = .array(result.timelineErrors.map(JSONValue.string))
+      o["eventCount"] = .number(Double(result.eventCount))
+      o["crash"] =
+        result.crash.map {
+          .object([
+            "reason": .string($0.reason), "lastEvents": .array($0.lastEvents.map(JSONValue.string)),
+          ])
+        } ?? .null
+    } else {
+      o["expectations"] = .array([])
+      o["timelineErrors"] = .array([])
+      o["eventCount"] = .null
+      o["crash"] = .null
+    }
+    return .object(o)
+  }
+
+  /// The report as Markdown: the verdict, the expectations, then each analysis's tables.
+  public func markdown() -> String {
+    var md = "## \(name)\n\n"
+    if case .object(let o) = scenario, case .string(let d)? = o["description"], !d.isEmpty {
+      md += d + "\n\n"
+    }
+    md += "Verdict: **\(verdict.uppercased())** (\(status.rawValue))\n\n"
+    if let error { md += "The scenario could not be replayed: `\(error)`\n\n" }
+    if let crash = result?.crash {
+      md += "The app crashed: `\(crash.reason)`. Its last events:\n\n"
+      md += crash.lastEvents.map { "- `\($0)`" }.joined(separator: "\n") + "\n\n"
+      md += "No geofence or search analysis: the replay did not reach its end.\n\n"
+    }
+    if let result, !result.timelineErrors.isEmpty {
+      md += "Timeline errors:\n\n"
+      md += result.timelineErrors.map { "- \($0)" }.joined(separator: "\n") + "\n\n"
+    }
+    if let result, !result.expectations.isEmpty {
+      md += "| expectation | held | time (s) | what was expected and what happened |\n"
+      md += "|---|---|---|---|\n"
+      for e in result.expectations {
+        let time = e.time.map { Markup.number($0) } ?? ""
+        md +=
+          "| \(cell(e.name)) | \(e.passed ? "yes" : "**no**") | \(time) | \(cell(e.message)) |\n"
+      }
+      md += "\n"
+    }
+    if let geofence, !geofence.fences.isEmpty { md += Self.demoted(geofence.markdown()) + "\n" }
+    if let search, !search.requests.isEmpty { md += Self.demoted(search.markdown()) + "\n" }
+    return md
+  }
+
+  /// `markdown` with every heading one level deeper (its sections sit under the scenario's).
+  static func demoted(_ markdown: String) -> String {
+    markdown.split(separator: "\n", omittingEmptySubsequences: false).map { line in
+      line.hasPrefix("#") ? "#" + line : String(line)
+    }.joined(separator: "\n")
+  }
+
+  private func cell(_ text: String) -> String {
+    text.replacingOccurrences(of: "|", with: "\\|").replacingOccurrences(of: "\n", with: " ")
+  }
+
+  /// The map figure of a complete replay.
+  public func mapSVG() -> String? {
+    guard status == .complete else { return nil }
+    return ScenarioFigures.map(
+      title: "\(name): what happened and the truth", trueSamples: trueSamples,
+      geofence: geofence, search: search)
+  }
+
+  /// The latency histogram of a complete replay.
+  public func latencySVG() -> String? {
+    guard status == .complete else { return nil }
+    return ScenarioFigures.latencies(
+      title: "\(name): latencies", geofence: geofence, search: search)
+  }
+}
