@@ -1,0 +1,109 @@
+import Foundation
+import Synchronization
+
+/// Runs units of work in worker processes of this tool: a batch of units per worker, `jobs`
+/// workers at once. A worker writes one result file per unit as it finishes it; when a worker
+/// dies, the first unit of its batch without a result is the one it died in — that unit becomes
+/// a crash, and a new worker takes the rest of the batch.
+struct WorkerProcesses: Sendable {
+  /// This tool's executable.
+  let executable: String
+
+  /// How a worker ended.
+  struct Ending: Sendable {
+    /// The exit status or the signal number.
+    let status: Int32
+    /// Whether a signal ended it.
+    let signalled: Bool
+    /// What it wrote to standard error.
+    let stderr: String
+
+    /// `signal 4 (SIGILL): Fatal error: …` or `exit status 1: …`.
+    var reason: String {
+      var reason =
+        signalled ? "signal \(status)\(Self.signalName(status))" : "exit status \(status)"
+      let lines = stderr.split(separator: "\n").map(String.init)
+      if let message = lines.last(where: { $0.contains("Fatal error") || $0.contains("error:") })
+        ?? lines.last
+      {
+        reason += ": " + message.trimmingCharacters(in: .whitespaces)
+      }
+      return reason
+    }
+
+    static func signalName(_ signal: Int32) -> String {
+      let names: [Int32: String] = [
+        4: "SIGILL", 5: "SIGTRAP", 6: "SIGABRT", 7: "SIGBUS", 8: "SIGFPE", 9: "SIGKILL",
+        11: "SIGSEGV", 15: "SIGTERM",
+      ]
+      return names[signal].map { " (\($0))" } ?? ""
+    }
+  }
+
+  /// Runs units `0..<count` and returns their results in order.
+  ///
+  /// - Parameters:
+  ///   - arguments: the worker's arguments for a batch of units.
+  ///   - clear: removes a unit's stale result before a worker starts on it.
+  ///   - read: a unit's result, once its worker has written it.
+  ///   - crashed: the result of the unit a worker died in.
+  ///   - finished: called as each unit's result is known (any thread).
+  func run<Result: Sendable>(
+    count: Int, jobs: Int, arguments: @Sendable ([Int]) -> [String],
+    clear: @Sendable (Int) -> Void, read: @Sendable (Int) -> Result?,
+    crashed: @Sendable (Int, Ending) -> Result, finished: @Sendable (Int, Result) -> Void
+  ) throws -> [Result] {
+    guard count > 0 else { return [] }
+    let jobs = max(1, min(jobs, count))
+    let batches = (0..<jobs).map { j in Array(stride(from: j, to: count, by: jobs)) }
+    let results = Mutex<[Int: Result]>([:])
+    let failure = Mutex<(any Error)?>(nil)
+    DispatchQueue.concurrentPerform(iterations: jobs) { j in
+      var remaining = batches[j]
+      do {
+        while !remaining.isEmpty {
+          remaining.forEach(clear)
+          let ending = try launch(arguments(remaining))
+          var next: [Int] = []
+          for (position, unit) in remaining.enumerated() {
+            if let result = read(unit) {
+              results.withLock { $0[unit] = result }
+              finished(unit, result)
+              continue
+            }
+            let result = crashed(unit, ending)
+            results.withLock { $0[unit] = result }
+            finished(unit, result)
+            next = Array(remaining[(position + 1)...])
+            break
+          }
+          remaining = next
+        }
+      } catch {
+        failure.withLock { $0 = $0 ?? error }
+      }
+    }
+    if let error = failure.withLock({ $0 }) { throw error }
+    let all = results.withLock { $0 }
+    return (0..<count).map { all[$0]! }
+  }
+
+  private func launch(_ arguments: [String]) throws -> Ending {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: executable)
+    process.arguments = arguments
+    var environment = ProcessInfo.processInfo.environment
+    // A trap should end the worker at once; symbolicated backtraces take seconds each.
+    environment["SWIFT_BACKTRACE"] = "enable=no"
+    process.environment = environment
+    let errors = Pipe()
+    process.standardError = errors
+    process.standardOutput = FileHandle.nullDevice
+    try process.run()
+    let data = errors.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return Ending(
+      status: process.terminationStatus, signalled: process.terminationReason == .uncaughtSignal,
+      stderr: String(decoding: data, as: UTF8.self))
+  }
+}
