@@ -27,6 +27,15 @@ enum GeoSimTool {
       name: "validate", summary: "check scenarios without running them",
       run: ReplayCommand.validate),
     Command(
+      name: "sweep", summary: "replay a scenario over a parameter grid and aggregate",
+      run: SweepCommand.run),
+    Command(
+      name: "merge", summary: "merge the shards of a sweep",
+      run: SweepCommand.merge),
+    Command(
+      name: "sweep-worker", summary: "(internal) run sweep points for geosim sweep",
+      run: SweepCommand.worker),
+    Command(
       name: "replay-worker", summary: "(internal) run scenarios for geosim replay",
       run: ReplayCommand.worker),
     Command(
@@ -58,6 +67,7 @@ enum GeoSimTool {
         with its line number, the other lines are still answered, and the exit code is 2.
 
       \(ReplayCommand.usage)
+      \(SweepCommand.usage)
       \(TraceCommand.usage)
       \(QueryCommand.usage)
       geosim bench <suite> [--json]

@@ -236,3 +236,65 @@ private func weather(name: String, variant: String, expect: String = "pass") -> 
   #expect(run.result.passed, "\(run.result.expectations.map(\.message))")
   #expect(run.world.trueSamples.count > 3_500)
 }
+
+/// `geosim sweep` and `geosim merge` through the built binary.
+@Suite(.serialized) struct SweepCommandTests {
+  let alarm = """
+    {"format": "geosim-scenario/1", "name": "alarm", "seed": 1,
+     "start": "2026-04-01T08:00:00+09:00", "duration": 900,
+     "device": {"promptAnswers": {"notifications": ["allow"], "location": ["allowWhileUsing"]}},
+     "app": {"name": "ArrivalAlarm", "variant": "corrected",
+             "configuration": {"destination": {"latitude": 35.6285, "longitude": 139.7388}, "radius": 200}},
+     "trace": {"waypoints": [{"latitude": 35.665498, "longitude": 139.75964},
+                             {"latitude": 35.6285, "longitude": 139.7388, "dwell": 120}], "speed": "car"},
+     "timeline": [{"at": 0, "do": "launch"}, {"at": 10, "do": "tapButton", "button": "pin"},
+                  {"at": 20, "do": "background"}],
+     "expectations": [{"expect": "notificationAfterEntry", "identifierPrefix": "arrival",
+                       "region": {"latitude": 35.6285, "longitude": 139.7388, "radius": 200}, "within": 120}]}
+    """
+
+  @Test func shardsMergeIntoTheWholeSweep() throws {
+    let dir = try folder(["alarm.scenario.json": alarm])
+    let vary = [
+      "--vary", "app.configuration.radius,expectations[0].region.radius=150,300",
+      "--vary", "trace.speed=car,walk", "--vary", "seed=1..3",
+    ]
+    let whole = try geosim(["sweep", "alarm.scenario.json", "--out", "whole"] + vary, in: dir)
+    #expect(whole.code == 0, "\(whole.err)")
+    #expect(whole.out.contains("| 150 | car | 3 |"))
+    for i in 1...2 {
+      let shard = try geosim(
+        ["sweep", "alarm.scenario.json", "--out", "s\(i)", "--shard", "\(i)/2"] + vary, in: dir)
+      #expect(shard.code == 0, "\(shard.err)")
+    }
+    let partial = try geosim(["merge", "s1", "--out", "partial"], in: dir)
+    #expect(partial.code == 1)
+    #expect(partial.err.contains("6 of 12 point(s) missing: 1, 3, 5"))
+    let merged = try geosim(["merge", "s1", "s2", "--out", "merged"], in: dir)
+    #expect(merged.code == 0, "\(merged.err)")
+    #expect(
+      try Data(contentsOf: dir.appendingPathComponent("whole/sweep.json"))
+        == Data(contentsOf: dir.appendingPathComponent("merged/sweep.json")))
+    for file in ["sweep.md", "sensitivity.svg", "latency.svg", "runs/11.json"] {
+      #expect(
+        FileManager.default.fileExists(atPath: dir.appendingPathComponent("whole/\(file)").path))
+    }
+  }
+
+  @Test func aBadPointOrSpecificationIsBadInput() throws {
+    let dir = try folder(["alarm.scenario.json": alarm])
+    let negative = try geosim(
+      ["sweep", "alarm.scenario.json", "--vary", "app.configuration.radius=200,-5"], in: dir)
+    #expect(negative.code == 2)
+    #expect(negative.err.hasPrefix("point 1 (app.configuration.radius=-5): "))
+    #expect(negative.err.contains("app.configuration.radius"))
+    let nowhere = try geosim(
+      ["sweep", "alarm.scenario.json", "--vary", "timeline[9].at=1"], in: dir)
+    #expect(nowhere.code == 2)
+    let spec = try geosim(["sweep", "alarm.scenario.json", "--vary", "radius"], in: dir)
+    #expect(spec.err == "geosim sweep: --vary 'radius': expected PATH=VALUE,VALUE,…\n")
+    let shard = try geosim(
+      ["sweep", "alarm.scenario.json", "--vary", "seed=1", "--shard", "3/2"], in: dir)
+    #expect(shard.code == 2)
+  }
+}

@@ -1,6 +1,9 @@
 import Device
+import Foundation
 import Geo
+import ReferenceAppCatalog
 import Replay
+import Reporting
 import SimKernel
 
 /// `geosim bench report`: the truth behind the geofence accuracy report. A 24-hour, 1 Hz true
@@ -11,8 +14,13 @@ import SimKernel
 /// The baseline is the naive per-sample test: the geodesic distance from every fence's centre
 /// to every sample, compared with the radius (inside or not, no interpolation).
 ///
-/// `geosim` does not link the `Reporting` module, so the suite times what the report runs for
-/// its truth: ``TrueTrack`` and ``CircleVisits`` from `Replay`.
+/// The suite times what the report runs for its truth: ``TrueTrack`` and ``CircleVisits``.
+///
+/// `sweep.arrival-alarm-1000`: `geosim sweep` of the shipped corrected arrival alarm (a train
+/// to Shinagawa) over 5 radii × 2 travel modes × 100 seeds = 1,000 replays with their reports,
+/// in worker processes on every core, per run. Target: ≤ 60 s for the whole sweep (60 ms per
+/// run). Baseline: one replay and report of the same scenario in this process. Run from the
+/// repository's root.
 enum ReportBenchSuite {
   static func run(_ bench: inout Bench) throws {
     let trajectory = try DeviceBenchSuite.loopingDrive()
@@ -51,6 +59,40 @@ enum ReportBenchSuite {
         }
       }
       blackHole(crossings)
+    }
+    try sweep(&bench)
+  }
+
+  static func sweep(_ bench: inout Bench) throws {
+    let base = "Scenarios/arrival-alarm/train-to-shinagawa-corrected.scenario.json"
+    guard FileManager.default.fileExists(atPath: base) else { return }
+    let resources = ReplayResources()
+    let scenario = try Scenario(contentsOf: base)
+    bench.samples = 5
+    bench.measure("sweep.one-run.in-process", maximumIterations: 1) { _ in
+      guard let run = try? ScenarioRun(scenario, catalog: .referenceApps, resources: resources),
+        let report = try? ScenarioReport(
+          input: ReportInput(run), context: run.world.geos, resources: resources)
+      else { return }
+      blackHole(report.verdict)
+    }
+    let out = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "geosim-bench-sweep-\(ProcessInfo.processInfo.processIdentifier)")
+    defer { try? FileManager.default.removeItem(at: out) }
+    var quiet = Terminal(readLine: { nil }, write: { _ in }, writeError: { _ in })
+    quiet.errorIsTerminal = false
+    bench.samples = 3
+    bench.measure(
+      "sweep.arrival-alarm-1000", baseline: "sweep.one-run.in-process", maximumIterations: 1,
+      unitsPerOperation: 1_000, unit: "ns/run"
+    ) { _ in
+      var args = Arguments(
+        [
+          base, "--out", out.path,
+          "--vary", "app.configuration.radius,expectations[0].region.radius=100,200,300,400,500",
+          "--vary", "trace.speed=car,train", "--vary", "seed=1..100",
+        ], command: "geosim sweep")
+      blackHole((try? SweepCommand.run(&args, quiet)) ?? -1)
     }
   }
 }

@@ -1,0 +1,173 @@
+import Foundation
+import JSON
+
+/// A parameter grid over a scenario document: each parameter sets one or more places in the
+/// document (`app.configuration.radius`, `trace.speed`, `seed`,
+/// `device.promptAnswers.location[0]`) to each of its values, and the grid is every combination,
+/// in a fixed order, so that a point is reproducible from its index and a sweep can be split
+/// into shards.
+public struct SweepGrid: Sendable, Hashable {
+  /// One varied parameter.
+  public struct Parameter: Sendable, Hashable {
+    /// The parameter's name in reports: its first path.
+    public var name: String
+    /// The places in the document it sets.
+    public var paths: [JSONPath]
+    /// Its values, in order.
+    public var values: [JSONValue]
+
+    /// A parameter.
+    public init(name: String, paths: [JSONPath], values: [JSONValue]) {
+      self.name = name
+      self.paths = paths
+      self.values = values
+    }
+  }
+
+  /// The parameters; the last varies fastest.
+  public var parameters: [Parameter]
+
+  /// A grid.
+  public init(parameters: [Parameter]) {
+    self.parameters = parameters
+  }
+
+  /// The number of points.
+  public var count: Int { parameters.reduce(1) { $0 * $1.values.count } }
+
+  /// The values of point `index` (0 ..< ``count``), one per parameter.
+  public func values(at index: Int) -> [JSONValue] {
+    var rest = index
+    var values: [JSONValue] = []
+    for parameter in parameters.reversed() {
+      values.append(parameter.values[rest % parameter.values.count])
+      rest /= parameter.values.count
+    }
+    return values.reversed()
+  }
+
+  /// The points of shard `shard` of `shards` (1-based): every index `k` with
+  /// `k % shards == shard - 1`.
+  public func indices(shard: Int, of shards: Int) -> [Int] {
+    Array(stride(from: shard - 1, to: count, by: shards))
+  }
+
+  /// `document` with point `index`'s values set.
+  ///
+  /// - Throws: ``SweepError`` when a path does not lead into the document (a missing array
+  ///   element, or a key under something that is not an object). Missing object keys are
+  ///   created.
+  public func document(_ document: JSONValue, at index: Int) throws -> JSONValue {
+    var result = document
+    for (parameter, value) in zip(parameters, values(at: index)) {
+      for path in parameter.paths {
+        result = try Self.setting(value, at: path.components[...], in: result, whole: path)
+      }
+    }
+    return result
+  }
+
+  private static func setting(
+    _ value: JSONValue, at path: ArraySlice<JSONPath.Component>, in node: JSONValue,
+    whole: JSONPath
+  ) throws -> JSONValue {
+    guard let first = path.first else { return value }
+    switch (first, node) {
+    case (.key(let key), .object(var members)):
+      members[key] = try setting(
+        value, at: path.dropFirst(), in: members[key] ?? .object([:]), whole: whole)
+      return .object(members)
+    case (.index(let i), .array(var elements)) where elements.indices.contains(i):
+      elements[i] = try setting(value, at: path.dropFirst(), in: elements[i], whole: whole)
+      return .array(elements)
+    default:
+      throw SweepError("\(whole) does not lead into the scenario (at \(first))")
+    }
+  }
+
+  /// The grid as JSON (for the workers and for merging shards).
+  public var json: JSONValue {
+    .array(
+      parameters.map { p in
+        .object([
+          "name": .string(p.name), "paths": .array(p.paths.map { .string($0.description) }),
+          "values": .array(p.values),
+        ])
+      })
+  }
+
+  /// Reads a grid back from ``json``.
+  public init(json: JSONValue) throws {
+    guard case .array(let list) = json else { throw SweepError("a grid is an array") }
+    parameters = try list.map { item in
+      guard case .object(let o) = item, case .string(let name)? = o["name"],
+        case .array(let paths)? = o["paths"], case .array(let values)? = o["values"]
+      else { throw SweepError("a grid parameter needs name, paths and values") }
+      return Parameter(
+        name: name,
+        paths: try paths.map {
+          guard case .string(let text) = $0 else { throw SweepError("a path is a string") }
+          return try SweepGrid.path(text)
+        }, values: values)
+    }
+  }
+
+  /// Parses `--vary PATH[,PATH…]=V1,V2,…`: values are JSON where they parse as JSON (numbers,
+  /// `true`, `"quoted"`), otherwise strings; `A..B` is the integers from A to B.
+  public static func parameter(_ text: String) throws -> Parameter {
+    guard let equals = text.firstIndex(of: "=") else {
+      throw SweepError("'\(text)': expected PATH=VALUE,VALUE,…")
+    }
+    let paths = try text[..<equals].split(separator: ",").map { try path(String($0)) }
+    guard let first = paths.first else { throw SweepError("'\(text)': expected a path") }
+    var values: [JSONValue] = []
+    for part in text[text.index(after: equals)...].split(separator: ",") {
+      let item = String(part)
+      let bounds = item.components(separatedBy: "..")
+      if bounds.count == 2, let lo = Int(bounds[0]), let hi = Int(bounds[1]) {
+        guard lo <= hi, hi - lo < 100_000 else {
+          throw SweepError("'\(item)': expected a range A..B with A ≤ B, at most 100000 values")
+        }
+        values += (lo...hi).map { .number(Double($0)) }
+      } else if let json = try? JSONDocument(parsing: item).root {
+        values.append(json)
+      } else {
+        values.append(.string(item))
+      }
+    }
+    guard !values.isEmpty else { throw SweepError("'\(text)': expected at least one value") }
+    return Parameter(name: first.description, paths: paths, values: values)
+  }
+
+  /// Parses a dotted path with indices: `device.promptAnswers.location[0]`.
+  public static func path(_ text: String) throws -> JSONPath {
+    var components: [JSONPath.Component] = []
+    for part in text.split(separator: ".", omittingEmptySubsequences: false) {
+      var name = Substring(part)
+      var indices: [Int] = []
+      while name.hasSuffix("]"), let open = name.lastIndex(of: "[") {
+        guard let i = Int(name[name.index(after: open)..<name.index(before: name.endIndex)]),
+          i >= 0
+        else { throw SweepError("'\(text)': expected [INDEX] in '\(part)'") }
+        indices.insert(i, at: 0)
+        name = name[..<open]
+      }
+      guard !name.isEmpty else { throw SweepError("'\(text)': expected a key before '\(part)'") }
+      components.append(.key(String(name)))
+      components += indices.map { .index($0) }
+    }
+    return JSONPath(components)
+  }
+}
+
+/// A sweep that cannot be set up as given.
+public struct SweepError: Error, Sendable, CustomStringConvertible {
+  /// What was wrong.
+  public let message: String
+
+  /// An error.
+  public init(_ message: String) { self.message = message }
+
+  /// The message.
+  public var description: String { message }
+}

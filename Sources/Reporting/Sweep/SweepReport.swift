@@ -1,0 +1,343 @@
+import Foundation
+import JSON
+import Replay
+
+/// One point of a sweep: its parameter values and the figures its replay gave.
+public struct SweepRun: Sendable, Hashable {
+  /// The point's index in the grid.
+  public let index: Int
+  /// The point's value of each parameter, in the grid's order.
+  public let values: [JSONValue]
+  /// The verdict (`pass`, `fail`, `crash`, `xfail`, `xpass`).
+  public let verdict: String
+  /// The crash's reason, if the app crashed.
+  public let crash: String?
+  /// True crossings of the replay's fences.
+  public let trueCrossings: Int
+  /// Crossings detected.
+  public let detected: Int
+  /// Triggers with no true crossing.
+  public let falseTriggers: Int
+  /// Latencies (s) of the detections, in the order they happened.
+  public let latencies: [Double]
+  /// Search requests and those that failed.
+  public let searchRequests: Int
+  /// Search requests that failed.
+  public let searchErrors: Int
+
+  /// The figures of a replay that ran to its end.
+  public init(index: Int, values: [JSONValue], report: ScenarioReport) {
+    self.index = index
+    self.values = values
+    verdict = report.verdict
+    crash = report.result?.crash?.reason
+    let summary = report.geofence?.summary
+    trueCrossings = summary?.trueCrossings ?? 0
+    detected = summary?.detected ?? 0
+    falseTriggers = summary?.falseTriggers ?? 0
+    latencies = (report.geofence?.observations ?? []).compactMap(\.latency).map {
+      ($0 * 1_000).rounded() / 1_000
+    }
+    searchRequests = report.search?.requests.count ?? 0
+    searchErrors = report.search?.requests.filter(\.isError).count ?? 0
+  }
+
+  /// A point whose app crashed.
+  public init(index: Int, values: [JSONValue], crash: String) {
+    self.index = index
+    self.values = values
+    verdict = "crash"
+    self.crash = crash
+    trueCrossings = 0
+    detected = 0
+    falseTriggers = 0
+    latencies = []
+    searchRequests = 0
+    searchErrors = 0
+  }
+
+  /// The run as JSON.
+  public var json: JSONValue {
+    .object([
+      "index": .number(Double(index)), "values": .array(values), "verdict": .string(verdict),
+      "crash": crash.map(JSONValue.string) ?? .null,
+      "trueCrossings": .number(Double(trueCrossings)), "detected": .number(Double(detected)),
+      "falseTriggers": .number(Double(falseTriggers)),
+      "latencies": .array(latencies.map { .number($0) }),
+      "searchRequests": .number(Double(searchRequests)),
+      "searchErrors": .number(Double(searchErrors)),
+    ])
+  }
+
+  /// Reads a run back from ``json``.
+  public init?(json: JSONValue) {
+    guard case .object(let o) = json, case .number(let index)? = o["index"],
+      case .array(let values)? = o["values"], case .string(let verdict)? = o["verdict"],
+      case .number(let trueCrossings)? = o["trueCrossings"],
+      case .number(let detected)? = o["detected"],
+      case .number(let falseTriggers)? = o["falseTriggers"],
+      case .array(let latencies)? = o["latencies"],
+      case .number(let searchRequests)? = o["searchRequests"],
+      case .number(let searchErrors)? = o["searchErrors"]
+    else { return nil }
+    self.index = Int(index)
+    self.values = values
+    self.verdict = verdict
+    if case .string(let c)? = o["crash"] { crash = c } else { crash = nil }
+    self.trueCrossings = Int(trueCrossings)
+    self.detected = Int(detected)
+    self.falseTriggers = Int(falseTriggers)
+    self.latencies = latencies.compactMap { if case .number(let n) = $0 { n } else { nil } }
+    self.searchRequests = Int(searchRequests)
+    self.searchErrors = Int(searchErrors)
+  }
+}
+
+/// A sweep's aggregate: the runs grouped by every parameter but the seed, with sensitivity,
+/// precision and latency per group, as JSON, Markdown and SVG charts.
+public struct SweepReport {
+  /// The scenario file the sweep varies.
+  public let base: String
+  /// The grid.
+  public let grid: SweepGrid
+  /// `i/n` for one shard of a sweep; `nil` for a whole (or merged) sweep.
+  public let shard: String?
+  /// The runs, by index.
+  public let runs: [SweepRun]
+  /// The indices this report should hold but does not (a shard's or a merge's gaps).
+  public let missing: [Int]
+
+  /// One group of runs: the same values of every parameter except `seed`.
+  public struct Group: Sendable {
+    /// The group's values, one per grouped parameter.
+    public let values: [JSONValue]
+    /// Its runs.
+    public let runs: [SweepRun]
+
+    /// Runs whose verdict is healthy (pass or expected failure).
+    public var passed: Int { runs.filter { ["pass", "xfail"].contains($0.verdict) }.count }
+    /// Runs that crashed.
+    public var crashes: Int { runs.filter { $0.verdict == "crash" }.count }
+    /// True crossings in all runs.
+    public var trueCrossings: Int { runs.reduce(0) { $0 + $1.trueCrossings } }
+    /// Detections in all runs.
+    public var detected: Int { runs.reduce(0) { $0 + $1.detected } }
+    /// False triggers in all runs.
+    public var falseTriggers: Int { runs.reduce(0) { $0 + $1.falseTriggers } }
+    /// Detected / true crossings.
+    public var sensitivity: Double? {
+      trueCrossings == 0 ? nil : Double(detected) / Double(trueCrossings)
+    }
+    /// Detections / (detections + false triggers).
+    public var precision: Double? {
+      detected + falseTriggers == 0
+        ? nil : Double(detected) / Double(detected + falseTriggers)
+    }
+    /// All detection latencies, sorted.
+    public var latencies: [Double] { runs.flatMap(\.latencies).sorted() }
+  }
+
+  /// A report over `runs`, expected to cover `expected` indices.
+  public init(
+    base: String, grid: SweepGrid, shard: String?, runs: [SweepRun], expected: [Int]
+  ) {
+    self.base = base
+    self.grid = grid
+    self.shard = shard
+    self.runs = runs.sorted { $0.index < $1.index }
+    let have = Set(runs.map(\.index))
+    self.missing = expected.filter { !have.contains($0) }
+  }
+
+  /// The grid's parameters that group runs (all but `seed`).
+  public var groupedParameters: [Int] {
+    grid.parameters.indices.filter { grid.parameters[$0].name != "seed" }
+  }
+
+  /// The groups, in grid order.
+  public var groups: [Group] {
+    let grouped = groupedParameters
+    var order: [[JSONValue]] = []
+    var members: [[JSONValue]: [SweepRun]] = [:]
+    for run in runs {
+      let key = grouped.map { run.values[$0] }
+      if members[key] == nil { order.append(key) }
+      members[key, default: []].append(run)
+    }
+    return order.map { Group(values: $0, runs: members[$0]!) }
+  }
+
+  /// Whether every point expected is here.
+  public var isComplete: Bool { missing.isEmpty }
+
+  static func quantile(_ sorted: [Double], _ q: Double) -> Double? {
+    guard !sorted.isEmpty else { return nil }
+    let rank = Int((q * Double(sorted.count)).rounded(.up))
+    return sorted[min(sorted.count - 1, max(0, rank - 1))]
+  }
+
+  static func rounded(_ x: Double?, _ scale: Double) -> JSONValue {
+    x.map { .number(($0 * scale).rounded() / scale) } ?? .null
+  }
+
+  /// The sweep as JSON: the grid, every run, and the groups' figures.
+  public var json: JSONValue {
+    let names = groupedParameters.map { grid.parameters[$0].name }
+    return .object([
+      "format": .string("geosim-sweep/1"), "base": .string(base), "grid": grid.json,
+      "shard": shard.map(JSONValue.string) ?? .null, "complete": .bool(isComplete),
+      "missing": .array(missing.map { .number(Double($0)) }),
+      "runs": .array(runs.map(\.json)),
+      "groups": .array(
+        groups.map { g in
+          .object([
+            "values": .object(Dictionary(uniqueKeysWithValues: zip(names, g.values))),
+            "runs": .number(Double(g.runs.count)), "passed": .number(Double(g.passed)),
+            "crashes": .number(Double(g.crashes)),
+            "trueCrossings": .number(Double(g.trueCrossings)),
+            "detected": .number(Double(g.detected)),
+            "falseTriggers": .number(Double(g.falseTriggers)),
+            "sensitivity": Self.rounded(g.sensitivity, 10_000),
+            "precision": Self.rounded(g.precision, 10_000),
+            "latencyMedian": Self.rounded(Self.quantile(g.latencies, 0.5), 1_000),
+            "latencyP90": Self.rounded(Self.quantile(g.latencies, 0.9), 1_000),
+          ])
+        }),
+    ])
+  }
+
+  /// A value as a table shows it: strings bare, anything else as JSON.
+  public static func text(_ v: JSONValue) -> String {
+    if case .string(let s) = v { return s }
+    return v.jsonText
+  }
+
+  static func percent(_ x: Double?) -> String {
+    x.map { "\(Markup.number($0 * 100)) %" } ?? "–"
+  }
+
+  static func seconds(_ x: Double?) -> String { x.map { "\(Markup.number($0)) s" } ?? "–" }
+
+  /// The sweep as Markdown: one row per group.
+  public func markdown() -> String {
+    let names = groupedParameters.map { grid.parameters[$0].name }
+    var md = "# Sweep of \(URL(fileURLWithPath: base).lastPathComponent)\n\n"
+    md += "\(runs.count) run(s)" + (shard.map { " (shard \($0))" } ?? "")
+    md += isComplete ? ".\n\n" : "; **incomplete**: \(missing.count) point(s) missing.\n\n"
+    md +=
+      "Parameters: "
+      + grid.parameters.map { "`\($0.name)` (\($0.values.count))" }.joined(separator: ", ")
+      + ".\n\n"
+    md +=
+      "| "
+      + (names + [
+        "runs", "healthy", "crashes", "sensitivity", "precision",
+        "false triggers", "latency median", "latency p90",
+      ]).joined(separator: " | ") + " |\n"
+    md += "|" + String(repeating: "---|", count: names.count + 8) + "\n"
+    for g in groups {
+      let cells =
+        g.values.map(Self.text) + [
+          "\(g.runs.count)", "\(g.passed)", "\(g.crashes)", Self.percent(g.sensitivity),
+          Self.percent(g.precision), "\(g.falseTriggers)",
+          Self.seconds(Self.quantile(g.latencies, 0.5)),
+          Self.seconds(Self.quantile(g.latencies, 0.9)),
+        ]
+      md +=
+        "| "
+        + cells.map { $0.replacingOccurrences(of: "|", with: "\\|") }.joined(
+          separator: " | ") + " |\n"
+    }
+    return md
+  }
+
+  /// A grouped bar chart of sensitivity by the first grouped parameter (x) and the second
+  /// (series).
+  public func sensitivitySVG() -> String {
+    chart(
+      title: "Sensitivity by \(axisNames)", axis: "sensitivity (%)", maximum: 100,
+      value: { $0.sensitivity.map { $0 * 100 } })
+  }
+
+  /// A grouped bar chart of the median detection latency.
+  public func latencySVG() -> String {
+    let top = groups.compactMap { Self.quantile($0.latencies, 0.5) }.max() ?? 1
+    return chart(
+      title: "Median latency by \(axisNames)", axis: "median latency (s)",
+      maximum: max(1, top * 1.2), value: { Self.quantile($0.latencies, 0.5) })
+  }
+
+  private var axisNames: String {
+    let names = groupedParameters.prefix(2).map { grid.parameters[$0].name }
+    return names.isEmpty ? "sweep" : names.joined(separator: " × ")
+  }
+
+  private func chart(
+    title: String, axis: String, maximum: Double, value: (Group) -> Double?
+  ) -> String {
+    let grouped = groupedParameters
+    let width = 820.0
+    let height = 420.0
+    let left = 70.0
+    let right = 170.0
+    let top = 50.0
+    let bottom = 60.0
+    var svg = SVGDocument(width: width, height: height, title: title)
+    svg.text(width / 2, 26, title, size: 15, anchor: "middle", weight: "bold")
+    let groups = self.groups
+    guard !groups.isEmpty else {
+      svg.text(width / 2, height / 2, "no runs", anchor: "middle")
+      return svg.text
+    }
+    // x categories: values of the first grouped parameter; series: of the second.
+    func key(_ g: Group, _ position: Int) -> String {
+      position < g.values.count ? Self.text(g.values[position]) : ""
+    }
+    var categories: [String] = []
+    var series: [String] = []
+    for g in groups {
+      let c = key(g, 0)
+      let s = grouped.count > 1 ? g.values.dropFirst().map(Self.text).joined(separator: ", ") : ""
+      if !categories.contains(c) { categories.append(c) }
+      if !series.contains(s) { series.append(s) }
+    }
+    let palette = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2"]
+    let plotW = width - left - right
+    let plotH = height - top - bottom
+    func y(_ v: Double) -> Double { top + plotH - min(v, maximum) / maximum * plotH }
+    for tick in niceTicks(0, maximum, count: 5) {
+      svg.line(left, y(tick), left + plotW, y(tick), stroke: "#dddddd")
+      svg.text(left - 6, y(tick) + 4, Markup.number(tick), size: 11, anchor: "end")
+    }
+    let slot = plotW / Double(categories.count)
+    let barWidth = slot * 0.8 / Double(max(1, series.count))
+    for g in groups {
+      let c = categories.firstIndex(of: key(g, 0))!
+      let sName =
+        grouped.count > 1 ? g.values.dropFirst().map(Self.text).joined(separator: ", ") : ""
+      let s = series.firstIndex(of: sName)!
+      let x = left + slot * Double(c) + slot * 0.1 + barWidth * Double(s)
+      guard let v = value(g) else {
+        svg.text(x + barWidth / 2, y(0) - 4, "n/a", size: 9, anchor: "middle")
+        continue
+      }
+      svg.rect(
+        x, y(v), barWidth - 2, y(0) - y(v), fill: palette[s % palette.count],
+        title: "\(key(g, 0)) \(sName): \(Markup.number(v)) (\(g.runs.count) runs)")
+    }
+    for (i, c) in categories.enumerated() {
+      svg.text(left + slot * (Double(i) + 0.5), top + plotH + 18, c, size: 11, anchor: "middle")
+    }
+    svg.line(left, top + plotH, left + plotW, top + plotH, stroke: "#333333")
+    svg.line(left, top, left, top + plotH, stroke: "#333333")
+    let xName = grouped.first.map { grid.parameters[$0].name } ?? ""
+    svg.text(left + plotW / 2, height - 16, xName, size: 12, anchor: "middle")
+    svg.text(18, top + plotH / 2, axis, size: 12, anchor: "middle", rotate: -90)
+    if grouped.count > 1 {
+      svg.legend(
+        series.enumerated().map { (palette[$0.offset % palette.count], $0.element) },
+        x: left + plotW + 12, y: top)
+    }
+    return svg.text
+  }
+}

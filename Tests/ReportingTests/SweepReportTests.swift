@@ -1,0 +1,39 @@
+import JSON
+import Replay
+import Reporting
+import Testing
+
+/// A sweep's groups pool their runs: sensitivity is detections over true crossings, latencies
+/// are pooled, and missing points are said.
+@Test func aSweepReportGroupsRunsByEveryParameterButTheSeed() throws {
+  let grid = SweepGrid(parameters: [
+    try SweepGrid.parameter("radius=100,200"), try SweepGrid.parameter("seed=1..2"),
+  ])
+  func run(_ index: Int, detected: Int, latencies: [Double]) throws -> SweepRun {
+    var json = SweepRun(index: index, values: grid.values(at: index), crash: "x").json
+    guard case .object(var o) = json else { throw SweepError("not an object") }
+    o["verdict"] = .string("pass")
+    o["crash"] = .null
+    o["trueCrossings"] = .number(2)
+    o["detected"] = .number(Double(detected))
+    o["latencies"] = .array(latencies.map { .number($0) })
+    json = .object(o)
+    return try #require(SweepRun(json: json))
+  }
+  let report = SweepReport(
+    base: "a.scenario.json", grid: grid, shard: nil,
+    runs: [
+      try run(0, detected: 2, latencies: [10, 30]), try run(1, detected: 1, latencies: [20]),
+      try run(2, detected: 0, latencies: []),
+    ], expected: Array(0..<4))
+  let groups = report.groups
+  #expect(groups.count == 2)
+  #expect(groups[0].values == [.number(100)])
+  #expect(groups[0].sensitivity == 0.75)
+  #expect(groups[0].latencies == [10, 20, 30])
+  #expect(groups[1].sensitivity == 0)
+  #expect(report.missing == [3])
+  #expect(!report.isComplete)
+  #expect(report.markdown().contains("**incomplete**: 1 point(s) missing"))
+  #expect(report.markdown().contains("| 100 | 2 | 2 | 0 | 75 % | 100 % | 0 | 20 s | 30 s |"))
+}
