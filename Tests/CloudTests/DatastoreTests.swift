@@ -11,7 +11,7 @@ private func point(_ latitude: Double, _ longitude: Double) -> GeoPoint {
 
 private let datasetURL = URL(fileURLWithPath: #filePath)
   .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-  .appendingPathComponent("Scenarios/datasets/yamanote-stations.json")
+  .appendingPathComponent("Scenarios/station-finder/datasets/yamanote-stations.json")
 
 private func yamanote(_ datastore: GeoDatastore) throws {
   let text = try String(contentsOf: datasetURL, encoding: .utf8)

@@ -16,7 +16,7 @@ private func run(_ arguments: [String]) -> (code: Int32, out: String, err: Strin
 
 private let yamanote = URL(fileURLWithPath: #filePath)
   .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-  .appendingPathComponent("Scenarios/datasets/yamanote-stations.json").path
+  .appendingPathComponent("Scenarios/station-finder/datasets/yamanote-stations.json").path
 
 private let tokyo = "35.681236,139.767125"
 
