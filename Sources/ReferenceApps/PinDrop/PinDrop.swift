@@ -115,13 +115,7 @@ public final class PinDrop: SimulatedApp, AppScreen {
   /// `makeUIView`: the map with the configured recognizer.
   public func didLaunch(on phone: Phone, reason: LaunchReason) {
     self.phone = phone
-    let map: MapView
-    do {
-      map = try MapView(
-        phone: phone, size: configuration.map.size, region: configuration.map.region)
-    } catch {
-      preconditionFailure("the map size was validated: \(error)")
-    }
+    let map = configuration.map.makeMapView(on: phone)
     map.showsUserLocation = configuration.showsUserLocation
     let recognizer: GestureRecognizer
     switch configuration.gesture {

@@ -123,13 +123,7 @@ public final class StationFinder: SimulatedApp, AppScreen {
   /// Builds the map with its tap recognizer (`TapplableMapView.init`).
   public func didLaunch(on phone: Phone, reason: LaunchReason) {
     self.phone = phone
-    let map: MapView
-    do {
-      map = try MapView(
-        phone: phone, size: configuration.map.size, region: configuration.map.region)
-    } catch {
-      preconditionFailure("the map size was validated: \(error)")
-    }
+    let map = configuration.map.makeMapView(on: phone)
     map.addGestureRecognizer(TapGestureRecognizer { [weak self] in self?.onTap(sender: $0) })
     mapView = map
   }

@@ -135,6 +135,16 @@ struct MapConfiguration: Sendable {
 
   static let keys: Set<String> = ["region", "mapSize"]
 
+  /// The map view this configuration describes, on `phone` (showing `region` when given, else
+  /// the configured region).
+  func makeMapView(on phone: Phone, showing region: CoordinateRegion? = nil) -> MapView {
+    do {
+      return try MapView(phone: phone, size: size, region: region ?? self.region)
+    } catch {
+      preconditionFailure("the map size was validated: \(error)")
+    }
+  }
+
   init(region: CoordinateRegion? = nil) { self.region = region }
 
   /// Reads `"region"` and `"mapSize"` from `reader`, keeping `defaultRegion` when absent.

@@ -40,8 +40,19 @@ enum ReplayCommand {
     let allowOutside = args.flag("--allow-outside-paths")
     let files = try scenarioFiles(&args)
     try args.finish()
+    let checked = check(files, allowOutside: allowOutside)
+    for scenario in checked.valid { terminal.write("ok \(scenario.file)\n") }
+    for (_, error) in checked.invalid { terminal.writeError("\(error)\n") }
+    return checked.invalid.isEmpty ? 0 : 2
+  }
+
+  /// Reads every scenario and assembles its world without running it; names must be unique.
+  static func check(_ files: [String], allowOutside: Bool) -> (
+    valid: [(file: String, name: String)], invalid: [(file: String, error: any Error)]
+  ) {
     let resources = ReplayResources()
-    var failed = false
+    var valid: [(file: String, name: String)] = []
+    var invalid: [(file: String, error: any Error)] = []
     var names: [String: String] = [:]
     for file in files {
       do {
@@ -52,13 +63,12 @@ enum ReplayCommand {
             file: file, path: "name", "the name '\(scenario.name)' is also used by \(other)")
         }
         names[scenario.name] = file
-        terminal.write("ok \(file)\n")
+        valid.append((file, scenario.name))
       } catch {
-        failed = true
-        terminal.writeError("\(error)\n")
+        invalid.append((file, error))
       }
     }
-    return failed ? 2 : 0
+    return (valid, invalid)
   }
 
   // MARK: replay
@@ -87,33 +97,18 @@ enum ReplayCommand {
     try args.finish()
 
     // Everything is read and assembled before anything runs: bad input replays nothing.
-    let resources = ReplayResources()
-    var scenarios: [(file: String, name: String)] = []
-    var names: [String: String] = [:]
-    var invalid = false
-    var invalidReports: [ScenarioReport] = []
-    for file in files {
-      do {
-        let scenario = try Scenario(contentsOf: file, allowPathsOutsideFolder: allowOutside)
-        _ = try World(scenario: scenario, catalog: catalog, resources: resources)
-        if let other = names[scenario.name] {
-          throw ScenarioError(
-            file: file, path: "name", "the name '\(scenario.name)' is also used by \(other)")
-        }
-        names[scenario.name] = file
-        scenarios.append((file, scenario.name))
-      } catch {
-        invalid = true
-        terminal.writeError("\(error)\n")
-        let name = URL(fileURLWithPath: file).lastPathComponent
-        invalidReports.append(ScenarioReport(invalid: file, name: name, error: "\(error)"))
-      }
-    }
+    let checked = check(files, allowOutside: allowOutside)
+    let scenarios = checked.valid
+    for (_, error) in checked.invalid { terminal.writeError("\(error)\n") }
     let outURL = URL(fileURLWithPath: out, isDirectory: true)
-    if invalid {
+    if !checked.invalid.isEmpty {
       // Nothing runs; the run's report lists what could not be read, and only that.
+      let reports = checked.invalid.map { file, error in
+        ScenarioReport(
+          invalid: file, name: URL(fileURLWithPath: file).lastPathComponent, error: "\(error)")
+      }
       try writeRunReport(
-        invalidReports.map {
+        reports.map {
           RunReport.Entry(name: $0.name, json: $0.json, markdown: $0.markdown(), figures: [])
         }, to: outURL)
       return 2
