@@ -14,8 +14,8 @@ country's rings (outer rings and holes alike) are read with the even-odd rule. C
 listed smallest area first; where two overlap (only where simplification nudged a shared
 border) the first wins.
 
-places.tsv: `name<TAB>ja name or empty<TAB>lat<TAB>lng<TAB>CC`, one GeoNames place of at least
-15,000 inhabitants per line, ordered by GeoNames id.
+places.tsv: `name<TAB>ja name or empty<TAB>lat<TAB>lng`, one GeoNames place of at least
+15,000 inhabitants per line, ordered by GeoNames id, coordinates to 4 decimals (about 11 m).
 """
 import hashlib
 import json
@@ -169,9 +169,7 @@ def build_places():
         if not name:
             continue
         ja = japanese_name(city) if city["countrycode"] == "JP" else ""
-        rows.append(
-            f"{name}\t{ja}\t{city['latitude']:.5f}\t{city['longitude']:.5f}\t{city['countrycode']}"
-        )
+        rows.append(f"{name}\t{ja}\t{city['latitude']:.4f}\t{city['longitude']:.4f}")
     with open(os.path.join(OUT, "places.tsv"), "w", encoding="utf-8", newline="\n") as out:
         out.write("\n".join(rows) + "\n")
     print(f"places.tsv: {len(rows)} places")

@@ -36,6 +36,9 @@ public struct ThreeWordGazetteer: Sendable {
   private let entryEdgeStart: [Int32]
   private let edges: [Int32]
   private let places: PointIndex<Int32>
+  // Per cell: whether some place may lie within `nearestPlaceRadius` of a point in the cell
+  // (a superset), so that far from places the index is not searched at all.
+  private let placeNear: [Bool]
   private let placeNames: [String]
   private let placeJapaneseNames: [String]
 
@@ -80,10 +83,10 @@ public struct ThreeWordGazetteer: Sendable {
     var places: [(name: String, japanese: String, point: Coordinate)] = []
     for (n, line) in placesText.split(separator: "\n").enumerated() {
       let fields = line.split(separator: "\t", omittingEmptySubsequences: false)
-      guard fields.count == 5, let lat = Double(fields[2]), let lng = Double(fields[3]),
+      guard fields.count == 4, let lat = Double(fields[2]), let lng = Double(fields[3]),
         let point = try? Coordinate(latitude: lat, longitude: lng)
       else {
-        throw CloudError(.invalidData, "places.tsv line \(n + 1): expected name, ja, lat, lng, CC")
+        throw CloudError(.invalidData, "places.tsv line \(n + 1): expected name, ja, lat, lng")
       }
       places.append((String(fields[0]), String(fields[1]), point))
     }
@@ -263,8 +266,46 @@ public struct ThreeWordGazetteer: Sendable {
     self.entryEdgeStart = entryEdgeStart
     self.edges = cellEdges
     self.places = PointIndex(places.enumerated().map { ($0.element.point, Int32($0.offset)) })
+    placeNear = Self.placeCells(places.map(\.point))
     placeNames = places.map(\.name)
     placeJapaneseNames = places.map(\.japanese)
+  }
+
+  /// Marks every cell holding a point within ``nearestPlaceRadius`` of some place.
+  ///
+  /// The geodesic is at least `DistanceMetric.geodesic.lowerBoundRadius` times the central
+  /// angle θ, so a nearby point is within θ = radius / that of the place in latitude, and by
+  /// the haversine formula within 2 asin(sin(θ/2) / cos φmax) in longitude, φmax being the
+  /// largest latitude of the band.
+  static func placeCells(_ points: [Coordinate]) -> [Bool] {
+    var near = [Bool](repeating: false, count: columns * rows)
+    let theta = nearestPlaceRadius / DistanceMetric.geodesic.lowerBoundRadius
+    let dLat = theta * 180 / .pi
+    for p in points {
+      let south = p.latitude - dLat
+      let north = p.latitude + dLat
+      let cosMax = cos(min(90, max(abs(south), abs(north))) * .pi / 180)
+      let ratio = sin(theta / 2) / cosMax
+      let dLng = ratio >= 1 ? 360 : 2 * asin(ratio) * 180 / .pi
+      let r0 = row(south)
+      let r1 = row(north)
+      var spans: [(Int, Int)] = []
+      if dLng >= 180 {
+        spans = [(0, columns - 1)]
+      } else {
+        let west = p.longitude - dLng
+        let east = p.longitude + dLng
+        spans.append((column(max(-180, west)), column(min(180, east))))
+        if west < -180 { spans.append((column(west + 360), columns - 1)) }
+        if east > 180 { spans.append((0, column(east - 360))) }
+      }
+      for r in r0...r1 {
+        for (c0, c1) in spans {
+          for c in c0...c1 { near[r * columns + c] = true }
+        }
+      }
+    }
+    return near
   }
 
   static func column(_ longitude: Double) -> Int {
@@ -333,7 +374,9 @@ public struct ThreeWordGazetteer: Sendable {
   /// string: its Japanese name for `ja` where the data has one, otherwise its GeoNames name
   /// (the local name in Latin letters, often the English one).
   public func nearestPlace(to point: Coordinate, language: String = "en") -> String {
-    guard let nearest = try? places.nearest(to: point, k: 1, metric: .geodesic).first,
+    guard !placeNear.isEmpty,
+      placeNear[Self.row(point.latitude) * Self.columns + Self.column(point.longitude)],
+      let nearest = try? places.nearest(to: point, k: 1, metric: .geodesic).first,
       nearest.distance <= Self.nearestPlaceRadius
     else { return "" }
     let i = Int(nearest.element)
