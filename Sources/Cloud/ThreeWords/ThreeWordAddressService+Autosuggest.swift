@@ -63,8 +63,8 @@ extension ThreeWordAddressService {
   /// be unfinished. Candidate triples are tried by total edit distance, cheapest first, and
   /// every one that is an address and passes the clips is a suggestion, ranked by edit distance,
   /// then (with `prefer-land`) land before sea, then by distance from the focus (or
-  /// alphabetically without one). Input that is not yet
-  /// two words and a letter gives no suggestions, as with the real service.
+  /// alphabetically without one). Input that is not yet two words and a letter gives no
+  /// suggestions, as with the real service.
   ///
   /// Throws `BadInput` for empty input, `BadNResults`, `BadLanguage`, and `BadClipTo…` for
   /// malformed options.
@@ -93,18 +93,35 @@ extension ThreeWordAddressService {
 
     var found: [Candidate] = []
     for (i, codec) in codecs.enumerated() {
-      candidates(
-        typed, codec: codec, language: i, clips: clips, focus: options.focus,
-        land: options.preferLand ? places : nil, &found)
+      candidates(typed, codec: codec, language: i, clips: clips, focus: options.focus, &found)
     }
-    // Ties in cost, land and distance (no focus) fall back to the word numbers, i.e.
-    // alphabetical.
-    found.sort {
-      ($0.cost, $0.sea, $0.distance, $0.key) < ($1.cost, $1.sea, $1.distance, $1.key)
-    }
+    // Ties in cost and distance (no focus) fall back to the word numbers, i.e. alphabetical.
+    found.sort { ($0.cost, $0.distance, $0.key) < ($1.cost, $1.distance, $1.key) }
     var seen: Set<Candidate.Key> = []
+    var chosen: [Candidate] = []
+    // prefer-land: within each edit distance, land first. Land is looked up lazily, only until
+    // the tier has given enough land suggestions, as most candidates never make the cut.
+    var start = 0
+    while start < found.count && chosen.count < options.nResults {
+      var end = start
+      while end < found.count && found[end].cost == found[start].cost { end += 1 }
+      var sea: [Candidate] = []
+      for f in found[start..<end] where chosen.count < options.nResults {
+        guard !seen.contains(f.key) else { continue }
+        if options.preferLand && (f.country ?? places.countryIndex(at: f.centre)) < 0 {
+          sea.append(f)
+        } else {
+          seen.insert(f.key)
+          chosen.append(f)
+        }
+      }
+      for f in sea where chosen.count < options.nResults && seen.insert(f.key).inserted {
+        chosen.append(f)
+      }
+      start = end
+    }
     var suggestions: [ThreeWordSuggestion] = []
-    for f in found where suggestions.count < options.nResults && seen.insert(f.key).inserted {
+    for f in chosen {
       let codec = codecs[f.key.language]
       let list = codec.words.words
       let words = list[f.key.a] + "." + list[f.key.b] + "." + list[f.key.c]
@@ -130,15 +147,16 @@ extension ThreeWordAddressService {
     }
     var key: Key
     var square: GridSquare
+    var centre: Coordinate
+    /// The country index if a clip looked it up (−1 for none).
+    var country: Int?
     var cost: Int
-    /// 1 at sea when land is preferred, else 0.
-    var sea: Int
     var distance: Double
   }
 
   private func candidates(
     _ typed: [[UInt32]], codec: ThreeWordCodec, language: Int, clips: Clips, focus: Coordinate?,
-    land: ThreeWordGazetteer?, _ found: inout [Candidate]
+    _ found: inout [Candidate]
   ) {
     let list = codec.words
     // buckets[word][colour][cost] = word ids.
@@ -173,10 +191,6 @@ extension ThreeWordAddressService {
                     latitude: (bounds.south + bounds.north) / 2,
                     longitude: (bounds.west + bounds.east) / 2)
                   guard let country = clips.admit(centre) else { continue }
-                  var sea = 0
-                  if let land {
-                    sea = (country ?? land.countryIndex(at: centre)) < 0 ? 1 : 0
-                  }
                   let distance =
                     focus.map {
                       greatCircleDistance(from: $0, to: centre, radius: 6_371_008.8)
@@ -184,7 +198,7 @@ extension ThreeWordAddressService {
                   found.append(
                     Candidate(
                       key: Candidate.Key(language: language, a: a, b: b, c: c), square: square,
-                      cost: cost, sea: sea, distance: distance))
+                      centre: centre, country: country, cost: cost, distance: distance))
                 }
               }
             }

@@ -24,23 +24,48 @@ public struct ThreeWordGazetteer: Sendable {
 
   /// The ISO 3166-1 alpha-2 codes of the countries in the data, smallest area first.
   public let countryCodes: [String]
-  // Edges: vertex `i` to vertex `i + 1` of `x`/`y` where `edgeCountry[i] >= 0`.
-  private let x: [Double]
-  private let y: [Double]
-  // Per cell: entries `cellStart[c] ..< cellStart[c + 1]` of `entryCountry`/`entryInside`/
-  // `entryEdgeStart`; entry `e` owns `edges[entryEdgeStart[e] ..< entryEdgeStart[e + 1]]`.
-  private let cellStart: [Int32]
-  private let cellFill: [Int16]
-  private let entryCountry: [Int16]
-  private let entryInside: [Bool]
-  private let entryEdgeStart: [Int32]
-  private let edges: [Int32]
-  private let places: PointIndex<Int32>
-  // Per cell: whether some place may lie within `nearestPlaceRadius` of a point in the cell
-  // (a superset), so that far from places the index is not searched at all.
-  private let placeNear: [Bool]
-  private let placeNames: [String]
-  private let placeJapaneseNames: [String]
+  private let storage: Storage
+
+  /// The immutable tables, in one object so that copying a gazetteer costs one reference.
+  private final class Storage: Sendable {
+    // Edges: vertex `i` to vertex `i + 1` of `x`/`y`, for each `i` that is not a ring's last.
+    let x: [Double]
+    let y: [Double]
+    // Per cell: entries `cellStart[c] ..< cellStart[c + 1]` of `entryCountry`/`entryInside`/
+    // `entryEdgeStart`; entry `e` owns `edges[entryEdgeStart[e] ..< entryEdgeStart[e + 1]]`.
+    // `cellFill` is the country holding a cell without edges of it (−1 for none).
+    let cellStart: [Int32]
+    let cellFill: [Int16]
+    let entryCountry: [Int16]
+    let entryInside: [Bool]
+    let entryEdgeStart: [Int32]
+    let edges: [Int32]
+    let places: PointIndex<Int32>
+    // Per cell: whether some place may lie within `nearestPlaceRadius` of a point in the cell
+    // (a superset), so that far from places the index is not searched at all.
+    let placeNear: [Bool]
+    let placeNames: [String]
+    let placeJapaneseNames: [String]
+
+    init(
+      x: [Double], y: [Double], cellStart: [Int32], cellFill: [Int16], entryCountry: [Int16],
+      entryInside: [Bool], entryEdgeStart: [Int32], edges: [Int32],
+      places: [(name: String, japanese: String, point: Coordinate)]
+    ) {
+      self.x = x
+      self.y = y
+      self.cellStart = cellStart
+      self.cellFill = cellFill
+      self.entryCountry = entryCountry
+      self.entryInside = entryInside
+      self.entryEdgeStart = entryEdgeStart
+      self.edges = edges
+      self.places = PointIndex(places.enumerated().map { ($0.element.point, Int32($0.offset)) })
+      placeNear = ThreeWordGazetteer.placeCells(places.map(\.point))
+      placeNames = places.map(\.name)
+      placeJapaneseNames = places.map(\.japanese)
+    }
+  }
 
   /// No borders and no places: every point is in `ZZ` and near no place.
   public static let empty = ThreeWordGazetteer(rings: [], places: [])
@@ -257,18 +282,9 @@ public struct ThreeWordGazetteer: Sendable {
     }
 
     self.countryCodes = codes
-    self.x = x
-    self.y = y
-    self.cellStart = cellStart
-    self.cellFill = cellFill
-    self.entryCountry = entryCountry
-    self.entryInside = entryInside
-    self.entryEdgeStart = entryEdgeStart
-    self.edges = cellEdges
-    self.places = PointIndex(places.enumerated().map { ($0.element.point, Int32($0.offset)) })
-    placeNear = Self.placeCells(places.map(\.point))
-    placeNames = places.map(\.name)
-    placeJapaneseNames = places.map(\.japanese)
+    storage = Storage(
+      x: x, y: y, cellStart: cellStart, cellFill: cellFill, entryCountry: entryCountry,
+      entryInside: entryInside, entryEdgeStart: entryEdgeStart, edges: cellEdges, places: places)
   }
 
   /// Marks every cell holding a point within ``nearestPlaceRadius`` of some place.
@@ -332,7 +348,8 @@ public struct ThreeWordGazetteer: Sendable {
   public func isOnLand(_ point: Coordinate) -> Bool { countryIndex(at: point) >= 0 }
 
   func countryIndex(at point: Coordinate) -> Int {
-    guard !cellFill.isEmpty else { return -1 }
+    let s = storage
+    guard !s.cellFill.isEmpty else { return -1 }
     let r = Self.row(point.latitude)
     let c = Self.column(point.longitude)
     let cell = r * Self.columns + c
@@ -340,15 +357,15 @@ public struct ThreeWordGazetteer: Sendable {
     let py = point.latitude
     let cx = Self.centreLongitude(column: c)
     let cy = Self.centreLatitude(row: r)
-    for entry in Int(cellStart[cell])..<Int(cellStart[cell + 1]) {
-      var inside = entryInside[entry]
-      for k in Int(entryEdgeStart[entry])..<Int(entryEdgeStart[entry + 1]) {
-        let e = Int(edges[k])
-        if Self.crosses(cx, cy, px, py, x[e], y[e], x[e + 1], y[e + 1]) { inside.toggle() }
+    for entry in Int(s.cellStart[cell])..<Int(s.cellStart[cell + 1]) {
+      var inside = s.entryInside[entry]
+      for k in Int(s.entryEdgeStart[entry])..<Int(s.entryEdgeStart[entry + 1]) {
+        let e = Int(s.edges[k])
+        if Self.crosses(cx, cy, px, py, s.x[e], s.y[e], s.x[e + 1], s.y[e + 1]) { inside.toggle() }
       }
-      if inside { return Int(entryCountry[entry]) }
+      if inside { return Int(s.entryCountry[entry]) }
     }
-    return Int(cellFill[cell])
+    return Int(s.cellFill[cell])
   }
 
   /// Whether edge AB crosses segment CP. Vertices lying exactly on line CP count on one side
@@ -374,13 +391,14 @@ public struct ThreeWordGazetteer: Sendable {
   /// string: its Japanese name for `ja` where the data has one, otherwise its GeoNames name
   /// (the local name in Latin letters, often the English one).
   public func nearestPlace(to point: Coordinate, language: String = "en") -> String {
-    guard !placeNear.isEmpty,
-      placeNear[Self.row(point.latitude) * Self.columns + Self.column(point.longitude)],
-      let nearest = try? places.nearest(to: point, k: 1, metric: .geodesic).first,
+    let s = storage
+    guard !s.placeNear.isEmpty,
+      s.placeNear[Self.row(point.latitude) * Self.columns + Self.column(point.longitude)],
+      let nearest = try? s.places.nearest(to: point, k: 1, metric: .geodesic).first,
       nearest.distance <= Self.nearestPlaceRadius
     else { return "" }
     let i = Int(nearest.element)
-    if language == "ja", !placeJapaneseNames[i].isEmpty { return placeJapaneseNames[i] }
-    return placeNames[i]
+    if language == "ja", !s.placeJapaneseNames[i].isEmpty { return s.placeJapaneseNames[i] }
+    return s.placeNames[i]
   }
 }
