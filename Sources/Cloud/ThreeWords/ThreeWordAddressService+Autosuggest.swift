@@ -108,7 +108,7 @@ extension ThreeWordAddressService {
       var sea: [Candidate] = []
       for f in found[start..<end] where chosen.count < options.nResults {
         guard !seen.contains(f.key) else { continue }
-        if options.preferLand && (f.country ?? places.countryIndex(at: f.centre)) < 0 {
+        if options.preferLand && country(of: f, places) < 0 {
           sea.append(f)
         } else {
           seen.insert(f.key)
@@ -128,10 +128,19 @@ extension ThreeWordAddressService {
       suggestions.append(
         ThreeWordSuggestion(
           address: address(of: f.square, words: words, codec: codec),
-          rank: suggestions.count + 1, editDistance: f.cost,
+          rank: suggestions.count + 1, editDistance: Int(f.cost),
           distanceToFocusKm: options.focus.map { _ in Int((f.distance / 1_000).rounded()) }))
     }
     return suggestions
+  }
+
+  /// The candidate's country index in the gazetteer, −1 for none.
+  private func country(of candidate: Candidate, _ places: ThreeWordGazetteer) -> Int {
+    if candidate.country != Candidate.notLookedUp { return Int(candidate.country) }
+    let b = SquareGrid.bounds(of: candidate.square)
+    let centre = try! Coordinate(
+      latitude: (b.south + b.north) / 2, longitude: (b.west + b.east) / 2)
+    return places.countryIndex(at: centre)
   }
 
   /// A decoded candidate; its words are only spelt out if it makes the cut.
@@ -147,11 +156,13 @@ extension ThreeWordAddressService {
     }
     var key: Key
     var square: GridSquare
-    var centre: Coordinate
-    /// The country index if a clip looked it up (−1 for none).
-    var country: Int?
-    var cost: Int
+    /// The country index if a clip looked it up (−1 for none), else `notLookedUp`; 32 bits,
+    /// with `cost`, to keep the sorted array as compact as before countries existed.
+    var country: Int32
+    var cost: Int32
     var distance: Double
+
+    static let notLookedUp: Int32 = -2
   }
 
   private func candidates(
@@ -198,7 +209,8 @@ extension ThreeWordAddressService {
                   found.append(
                     Candidate(
                       key: Candidate.Key(language: language, a: a, b: b, c: c), square: square,
-                      centre: centre, country: country, cost: cost, distance: distance))
+                      country: country.map(Int32.init) ?? Candidate.notLookedUp,
+                      cost: Int32(cost), distance: distance))
                 }
               }
             }
