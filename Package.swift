@@ -35,7 +35,7 @@ let package = Package(
     .target(name: "Device", dependencies: ["Geo", "JSON", "SimKernel"]),
     .target(
       name: "Cloud", dependencies: ["CSQLite", "Geo", "JSON", "SimKernel"],
-      resources: [.copy("Resources/languages")]),
+      resources: [.copy("Resources/languages"), .copy("Resources/places")]),
     .target(name: "Traces", dependencies: ["Device", "Geo", "JSON", "SimKernel"]),
     .target(
       name: "ReferenceApps", dependencies: ["Cloud", "Device", "Geo", "JSON", "SimKernel"]),

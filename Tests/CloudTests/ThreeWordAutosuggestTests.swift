@@ -60,8 +60,14 @@ import Testing
     let suggestions = try service.autosuggest(parts.joined(separator: "."), options: options)
     #expect(suggestions.count > 3)
     #expect(suggestions.first?.address == address)
-    let distances = suggestions.filter { $0.editDistance == 0 }.map { $0.distanceToFocusKm! }
-    #expect(distances == distances.sorted())
+    // prefer-land (on by default) puts land before sea, each ordered by distance.
+    for sea in [false, true] {
+      let distances = suggestions.filter {
+        $0.editDistance == 0 && ($0.address.country == "ZZ") == sea
+      }
+      .map { $0.distanceToFocusKm! }
+      #expect(distances == distances.sorted())
+    }
     #expect(suggestions.map(\.rank) == Array(1...suggestions.count))
   }
 
@@ -97,7 +103,12 @@ import Testing
     #expect(polygon.contains { $0.address == address })
     options.clipToPolygon = nil
     options.clipToCountry = ["JP"]
-    #expect(try service.autosuggest(input, options: options).isEmpty)
+    let japan = try service.autosuggest(input, options: options)
+    #expect(japan.contains { $0.address == address })
+    #expect(japan.allSatisfy { $0.address.country == "JP" })
+    options.clipToCountry = ["FR"]
+    #expect(
+      try service.autosuggest(input, options: options).allSatisfy { $0.address.country == "FR" })
   }
 
   @Test func japaneseInputWithSpacesIsForgivenByAutosuggest() throws {

@@ -27,7 +27,8 @@ import Testing
       #expect(address.square.contains(point) || abs(point.latitude) > 89.9999)
       let back = try service.convertToCoordinates(address.words)
       #expect(back == address)
-      #expect(back.country == "ZZ" && back.nearestPlace == "" && back.language == "en")
+      #expect(back.language == "en")
+      #expect(back.country == "ZZ" || back.country.count == 2)
     }
   }
 
@@ -99,7 +100,8 @@ import Testing
       Issue.record("no words in \(ok.body.jsonText)")
       return
     }
-    #expect(body["country"] == .string("ZZ"))
+    #expect(body["country"] == .string("JP"))
+    #expect(body["nearestPlace"] != .string(""))
     #expect(body["language"] == .string("ja"))
     #expect(body["square"] != nil && body["coordinates"] != nil && body["nearestPlace"] != nil)
     let back = service.respond(to: "convert-to-coordinates", query: ["words": words])

@@ -35,11 +35,14 @@ public struct ThreeWordAddress: Hashable, Sendable {
   public let coordinates: Coordinate
   /// The square.
   public let square: ThreeWordSquare
-  /// The nearest place's name: always empty, as GeoSim holds no gazetteer (the real service
-  /// also answers an empty string far from places).
+  /// The name of the nearest town or city (GeoNames places of 15,000 inhabitants or more)
+  /// within 100 km of the square's centre, in Japanese for `ja` addresses where known and
+  /// otherwise in its local name in Latin letters; empty far from places, as with the real
+  /// service. See ``ThreeWordGazetteer/nearestPlace(to:language:)``.
   public let nearestPlace: String
-  /// The ISO 3166-1 alpha-2 country code: always `ZZ`, the real service's code for "no
-  /// country", as GeoSim holds no borders.
+  /// The ISO 3166-1 alpha-2 code of the country containing the square's centre, or `ZZ` (the
+  /// real service's "no country") at sea, in Antarctica and on islands too small for GeoSim's
+  /// borders. See ``ThreeWordGazetteer/country(at:)``.
   public let country: String
   /// The language of the words.
   public let language: String

@@ -14,10 +14,12 @@ public struct AutosuggestOptions: Sendable {
   public var clipToBoundingBox: (southwest: Coordinate, northeast: Coordinate)?
   /// `clip-to-polygon`: only suggestions inside the closed ring of 4–25 points.
   public var clipToPolygon: [Coordinate]?
-  /// `clip-to-country`: only suggestions in these ISO 3166-1 alpha-2 countries. GeoSim knows no
-  /// borders, so every square is in `ZZ`; other codes clip everything away.
+  /// `clip-to-country`: only suggestions in these ISO 3166-1 alpha-2 countries (1–16 codes,
+  /// either case). A well-formed code of no country clips everything away, as with the real
+  /// service; `ZZ` admits squares in no country (the sea).
   public var clipToCountry: [String]?
-  /// `prefer-land`: accepted for fidelity; GeoSim holds no land mask, so it changes nothing.
+  /// `prefer-land`: among suggestions of equal edit distance, those in a country (on land)
+  /// rank before those at sea (`ZZ`); `false` ranks them together by focus distance.
   public var preferLand = true
   /// `language`: only suggestions in this language; `nil` tries every language.
   public var language: String?
@@ -59,9 +61,10 @@ extension ThreeWordAddressService {
   /// forgivingly, ``didYouMeanSeparators``), after any number of `/`. Each word may be misspelt
   /// by an edit or two (a letter deleted, inserted, replaced or two swapped); the third may also
   /// be unfinished. Candidate triples are tried by total edit distance, cheapest first, and
-  /// every one that is an address and passes the clips is a suggestion, ranked by edit distance
-  /// and then by distance from the focus (or alphabetically without one). Input that is not yet
-  /// two words and a letter gives no suggestions, as with the real service.
+  /// every one that is an address and passes the clips is a suggestion, ranked by edit distance,
+  /// then (with `prefer-land`) land before sea, then by distance from the focus (or
+  /// alphabetically without one). Input that is not yet two words and a letter gives no
+  /// suggestions, as with the real service.
   ///
   /// Throws `BadInput` for empty input, `BadNResults`, `BadLanguage`, and `BadClipTo…` for
   /// malformed options.
@@ -73,7 +76,8 @@ extension ThreeWordAddressService {
       throw ThreeWordAPIError(
         .badNResults, "n-results must be a positive integer less than or equal to 100")
     }
-    let clips = try Clips(options)
+    let places = gazetteer
+    let clips = try Clips(options, gazetteer: places)
     let codecs: [ThreeWordCodec]
     if let language = options.language {
       codecs = [try codec(language)]
@@ -94,18 +98,49 @@ extension ThreeWordAddressService {
     // Ties in cost and distance (no focus) fall back to the word numbers, i.e. alphabetical.
     found.sort { ($0.cost, $0.distance, $0.key) < ($1.cost, $1.distance, $1.key) }
     var seen: Set<Candidate.Key> = []
+    var chosen: [Candidate] = []
+    // prefer-land: within each edit distance, land first. Land is looked up lazily, only until
+    // the tier has given enough land suggestions, as most candidates never make the cut.
+    var start = 0
+    while start < found.count && chosen.count < options.nResults {
+      var end = start
+      while end < found.count && found[end].cost == found[start].cost { end += 1 }
+      var sea: [Candidate] = []
+      for f in found[start..<end] where chosen.count < options.nResults {
+        guard !seen.contains(f.key) else { continue }
+        if options.preferLand && country(of: f, places) < 0 {
+          sea.append(f)
+        } else {
+          seen.insert(f.key)
+          chosen.append(f)
+        }
+      }
+      for f in sea where chosen.count < options.nResults && seen.insert(f.key).inserted {
+        chosen.append(f)
+      }
+      start = end
+    }
     var suggestions: [ThreeWordSuggestion] = []
-    for f in found where suggestions.count < options.nResults && seen.insert(f.key).inserted {
+    for f in chosen {
       let codec = codecs[f.key.language]
       let list = codec.words.words
       let words = list[f.key.a] + "." + list[f.key.b] + "." + list[f.key.c]
       suggestions.append(
         ThreeWordSuggestion(
           address: address(of: f.square, words: words, codec: codec),
-          rank: suggestions.count + 1, editDistance: f.cost,
+          rank: suggestions.count + 1, editDistance: Int(f.cost),
           distanceToFocusKm: options.focus.map { _ in Int((f.distance / 1_000).rounded()) }))
     }
     return suggestions
+  }
+
+  /// The candidate's country index in the gazetteer, −1 for none.
+  private func country(of candidate: Candidate, _ places: ThreeWordGazetteer) -> Int {
+    if candidate.country != Candidate.notLookedUp { return Int(candidate.country) }
+    let b = SquareGrid.bounds(of: candidate.square)
+    let centre = try! Coordinate(
+      latitude: (b.south + b.north) / 2, longitude: (b.west + b.east) / 2)
+    return places.countryIndex(at: centre)
   }
 
   /// A decoded candidate; its words are only spelt out if it makes the cut.
@@ -121,8 +156,13 @@ extension ThreeWordAddressService {
     }
     var key: Key
     var square: GridSquare
-    var cost: Int
+    /// The country index if a clip looked it up (−1 for none), else `notLookedUp`; 32 bits,
+    /// with `cost`, to keep the sorted array as compact as before countries existed.
+    var country: Int32
+    var cost: Int32
     var distance: Double
+
+    static let notLookedUp: Int32 = -2
   }
 
   private func candidates(
@@ -161,7 +201,7 @@ extension ThreeWordAddressService {
                   let centre = try! Coordinate(
                     latitude: (bounds.south + bounds.north) / 2,
                     longitude: (bounds.west + bounds.east) / 2)
-                  guard clips.admit(centre) else { continue }
+                  guard let country = clips.admit(centre) else { continue }
                   let distance =
                     focus.map {
                       greatCircleDistance(from: $0, to: centre, radius: 6_371_008.8)
@@ -169,7 +209,8 @@ extension ThreeWordAddressService {
                   found.append(
                     Candidate(
                       key: Candidate.Key(language: language, a: a, b: b, c: c), square: square,
-                      cost: cost, distance: distance))
+                      country: country.map(Int32.init) ?? Candidate.notLookedUp,
+                      cost: Int32(cost), distance: distance))
                 }
               }
             }
@@ -185,9 +226,12 @@ struct Clips {
   var circle: (centre: Coordinate, radius: Double)?
   var box: (south: Double, west: Double, north: Double, east: Double)?
   var polygon: [Coordinate]?
-  var countries: Set<String>?
+  /// The clip countries' indices in the gazetteer, −1 standing for `ZZ`.
+  var countries: Set<Int>?
+  let gazetteer: ThreeWordGazetteer
 
-  init(_ options: AutosuggestOptions) throws(ThreeWordAPIError) {
+  init(_ options: AutosuggestOptions, gazetteer: ThreeWordGazetteer) throws(ThreeWordAPIError) {
+    self.gazetteer = gazetteer
     if let c = options.clipToCircle {
       guard c.radiusKm.isFinite, c.radiusKm > 0 else {
         throw ThreeWordAPIError(
@@ -214,33 +258,47 @@ struct Clips {
       polygon = p
     }
     if let countries = options.clipToCountry {
-      guard !countries.isEmpty,
+      guard (1...16).contains(countries.count),
         countries.allSatisfy({ $0.count == 2 && $0.allSatisfy { $0.isASCII && $0.isLetter } })
       else {
         throw ThreeWordAPIError(
-          .badClipToCountry, "clip-to-country must be ISO 3166-1 alpha-2 country codes")
+          .badClipToCountry,
+          "clip-to-country must be 1 to 16 comma separated ISO 3166-1 alpha-2 country codes")
       }
-      self.countries = Set(countries.map { $0.uppercased() })
+      var indices: Set<Int> = []
+      for code in countries.map({ $0.uppercased() }) {
+        if code == ThreeWordGazetteer.noCountry {
+          indices.insert(-1)
+        } else if let i = gazetteer.countryCodes.firstIndex(of: code) {
+          indices.insert(i)
+        }
+      }
+      self.countries = indices
     }
   }
 
-  func admit(_ point: Coordinate) -> Bool {
+  /// `nil` if the point is clipped away; otherwise `.some(country index)` when the country
+  /// had to be looked up (−1 for none), `.some(nil)` when not.
+  func admit(_ point: Coordinate) -> Int?? {
     if let circle,
       greatCircleDistance(from: circle.centre, to: point, radius: 6_371_008.8) > circle.radius
     {
-      return false
+      return nil
     }
     if let box {
-      guard point.latitude >= box.south, point.latitude <= box.north else { return false }
+      guard point.latitude >= box.south, point.latitude <= box.north else { return nil }
       let inside =
         box.west <= box.east
         ? point.longitude >= box.west && point.longitude <= box.east
         : point.longitude >= box.west || point.longitude <= box.east
-      if !inside { return false }
+      if !inside { return nil }
     }
-    if let polygon, !Self.ringContains(polygon, point) { return false }
-    if let countries, !countries.contains("ZZ") { return false }
-    return true
+    if let polygon, !Self.ringContains(polygon, point) { return nil }
+    if let countries {
+      let country = gazetteer.countryIndex(at: point)
+      return countries.contains(country) ? .some(country) : nil
+    }
+    return .some(nil)
   }
 
   /// Even-odd rule in plain latitude/longitude, as for a small polygon.
