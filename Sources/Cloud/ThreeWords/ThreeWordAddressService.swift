@@ -46,10 +46,20 @@ public struct ThreeWordAddressService: Sendable {
   }
 
   /// Borders and places: the one given to ``init(languages:apiKey:quota:gazetteer:)``, or the
-  /// bundled one (``ThreeWordGazetteer/empty`` should the bundled data be unreadable).
+  /// bundled one.
   public var gazetteer: ThreeWordGazetteer { customGazetteer ?? Self.bundledGazetteer }
 
-  private static let bundledGazetteer = (try? ThreeWordGazetteer.bundled()) ?? .empty
+  /// The bundled gazetteer. ``ThreeWordLanguages/bundled(key:)`` reads it first and throws if
+  /// it cannot, so a service over the bundled languages never gets here with unreadable data;
+  /// only a broken installation read through custom languages stops here, saying why, rather
+  /// than answering every address with no country.
+  private static let bundledGazetteer: ThreeWordGazetteer = {
+    do {
+      return try ThreeWordGazetteer.bundled()
+    } catch {
+      preconditionFailure("GeoSim's bundled borders and places cannot be read: \(error)")
+    }
+  }()
 
   /// The languages available, ordered by code.
   public var availableLanguages: [ThreeWordLanguage] { languages.languages }

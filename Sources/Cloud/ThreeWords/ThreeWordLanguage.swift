@@ -108,10 +108,14 @@ public struct ThreeWordLanguages: Sendable {
   public let languages: [ThreeWordLanguage]
 
   /// The languages shipped with GeoSim (English for the globe, Japanese for Japan).
+  ///
+  /// Also reads the bundled borders and places (``ThreeWordGazetteer/bundled()``) that services
+  /// use by default, so that unreadable data is this call's error, not a service's surprise.
   public static func bundled(key: UInt64 = standardKey) throws(CloudError) -> ThreeWordLanguages {
     guard let url = Bundle.module.url(forResource: "languages", withExtension: nil) else {
       throw CloudError(.invalidData, "the bundled languages folder is missing")
     }
+    _ = try ThreeWordGazetteer.bundled()
     return try ThreeWordLanguages(directory: url, key: key)
   }
 
