@@ -1,3 +1,5 @@
+import Foundation
+import FoundationXML
 import JSON
 import Replay
 import Reporting
@@ -36,4 +38,9 @@ import Testing
   #expect(!report.isComplete)
   #expect(report.markdown().contains("**incomplete**: 1 point(s) missing"))
   #expect(report.markdown().contains("| 100 | 2 | 2 | 0 | 75 % | 100 % | 0 | 20 s | 30 s |"))
+  for page in [report.html(), report.sensitivitySVG(), report.latencySVG()] {
+    #expect(XMLParser(data: Data(page.utf8)).parse(), "not well-formed: \(page.prefix(200))")
+  }
+  #expect(report.sensitivitySVG().contains(">sensitivity (%)<"))
+  #expect(report.sensitivitySVG().contains(">radius<"))
 }

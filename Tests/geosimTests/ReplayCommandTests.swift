@@ -275,7 +275,7 @@ private func weather(name: String, variant: String, expect: String = "pass") -> 
     #expect(
       try Data(contentsOf: dir.appendingPathComponent("whole/sweep.json"))
         == Data(contentsOf: dir.appendingPathComponent("merged/sweep.json")))
-    for file in ["sweep.md", "sensitivity.svg", "latency.svg", "runs/11.json"] {
+    for file in ["sweep.md", "sensitivity.svg", "latency.svg", "index.html", "runs/11.json"] {
       #expect(
         FileManager.default.fileExists(atPath: dir.appendingPathComponent("whole/\(file)").path))
     }

@@ -200,27 +200,7 @@ public struct RunReport {
   /// One self-contained HTML page: the summary, then each scenario's section with its figures
   /// inline, linking the run's files. Opens offline; no scripts, no outside resources.
   public func html() -> String {
-    var page = """
-      <!DOCTYPE html>
-      <html lang="en">
-      <head>
-      <meta charset="utf-8"/>
-      <title>GeoSim replay report</title>
-      <style>
-      body { font-family: sans-serif; margin: 2em auto; max-width: 72em; color: #222; }
-      table { border-collapse: collapse; margin: 0.5em 0 1.5em; }
-      th, td { border: 1px solid #ccc; padding: 0.25em 0.6em; text-align: left; vertical-align: top; }
-      th { background: #f2f2f2; }
-      code { background: #f6f6f6; padding: 0 0.2em; }
-      .pass, .xfail { color: #1a7f37; } .fail, .crash, .xpass, .invalid { color: #c62828; }
-      figure { margin: 1em 0; } figure svg { max-width: 100%; height: auto; border: 1px solid #ddd; }
-      section { border-top: 2px solid #ddd; margin-top: 2em; }
-      </style>
-      </head>
-      <body>
-      <h1>GeoSim replay report</h1>
-
-      """
+    var page = Self.pageHead(title: "GeoSim replay report")
     let parts = Self.verdictOrder.compactMap { v in counts[v].map { "\($0) \(v.uppercased())" } }
     page += "<p>\(entries.count) scenario(s): \(Markup.escape(parts.joined(separator: ", "))). "
     page +=
@@ -252,6 +232,32 @@ public struct RunReport {
     }
     page += "</body>\n</html>\n"
     return page
+  }
+
+  /// The start of a self-contained page: its head with the shared style, and its title.
+  static func pageHead(title: String) -> String {
+    let escaped = Markup.escape(title)
+    return """
+      <!DOCTYPE html>
+      <html lang="en">
+      <head>
+      <meta charset="utf-8"/>
+      <title>\(escaped)</title>
+      <style>
+      body { font-family: sans-serif; margin: 2em auto; max-width: 72em; color: #222; }
+      table { border-collapse: collapse; margin: 0.5em 0 1.5em; }
+      th, td { border: 1px solid #ccc; padding: 0.25em 0.6em; text-align: left; vertical-align: top; }
+      th { background: #f2f2f2; }
+      code { background: #f6f6f6; padding: 0 0.2em; }
+      .pass, .xfail { color: #1a7f37; } .fail, .crash, .xpass, .invalid { color: #c62828; }
+      figure { margin: 1em 0; } figure svg { max-width: 100%; height: auto; border: 1px solid #ddd; }
+      section { border-top: 2px solid #ddd; margin-top: 2em; }
+      </style>
+      </head>
+      <body>
+      <h1>\(escaped)</h1>
+
+      """
   }
 
   /// An SVG document without its XML declaration, for embedding.

@@ -340,4 +340,20 @@ public struct SweepReport {
     }
     return svg.text
   }
+
+  /// One self-contained HTML page: the table, both charts inline, and links to the sweep's
+  /// files. Opens offline; no scripts, no outside resources.
+  public func html() -> String {
+    var page = RunReport.pageHead(title: "GeoSim sweep")
+    page +=
+      "<p>Files: <a href=\"sweep.json\">sweep.json</a>, <a href=\"sweep.md\">sweep.md</a>, "
+      + "<a href=\"sensitivity.svg\">sensitivity.svg</a>, <a href=\"latency.svg\">latency.svg</a>; "
+      + "each point in <code>runs/</code>.</p>\n"
+    page += MarkdownHTML.render(markdown())
+    for svg in [sensitivitySVG(), latencySVG()] {
+      page += "<figure>\n" + RunReport.inline(svg) + "\n</figure>\n"
+    }
+    page += "</body>\n</html>\n"
+    return page
+  }
 }

@@ -15,8 +15,9 @@ enum SweepCommand {
       device.sensor.gnssOpenSkyAccuracy, device.promptAnswers.location[0] or seed; values are
       JSON where they parse, else strings; A..B is a range of integers). Each point is
       reproducible from its values; --shard I/N runs the points whose index is I-1 modulo N.
-      Writes <out>/sweep.json, sweep.md, sensitivity.svg, latency.svg and runs/<index>.json
-      (default out: Reports/sweep) and prints the table. Exit code 0, or 2 on bad input.
+      Writes <out>/sweep.json, sweep.md, sensitivity.svg, latency.svg, index.html and
+      runs/<index>.json (default out: Reports/sweep) and prints the table. Exit code 0, or 2
+      on bad input.
     geosim merge <sweep folder>... [--out DIR]
       merges shards of one sweep (same scenario and grid) into one report (default out:
       Reports/sweep-merged); exit code 0 when every point is present, 1 when some are missing
@@ -149,6 +150,7 @@ enum SweepCommand {
     try ReplayCommand.write(
       report.sensitivitySVG(), to: out.appendingPathComponent("sensitivity.svg"))
     try ReplayCommand.write(report.latencySVG(), to: out.appendingPathComponent("latency.svg"))
+    try ReplayCommand.write(report.html(), to: out.appendingPathComponent("index.html"))
   }
 
   /// `geosim sweep-worker --base FILE --out DIR [--allow-outside-paths] INDEX...`: replays the
