@@ -52,12 +52,16 @@ public struct ReplayResult: Sendable, Hashable {
   }
 
   /// The verdict given the expected outcome.
+  ///
+  /// A crash is always ``Verdict/crash``: a scenario marked to show a published bug shows it
+  /// through its expectations, never by the app dying.
   public var verdict: Verdict {
+    if crash != nil { return .crash }
     switch (expectedOutcome, passed) {
-    case (.pass, true): .pass
-    case (.pass, false): crash == nil ? .fail : .crash
-    case (.fail, false): .expectedFailure
-    case (.fail, true): .unexpectedPass
+    case (.pass, true): return .pass
+    case (.pass, false): return .fail
+    case (.fail, false): return .expectedFailure
+    case (.fail, true): return .unexpectedPass
     }
   }
 
@@ -67,7 +71,7 @@ public struct ReplayResult: Sendable, Hashable {
     case pass
     /// Meant to pass, and an expectation failed or the timeline could not run.
     case fail
-    /// Meant to pass, and the app crashed.
+    /// The app crashed (whatever the scenario was meant to show).
     case crash
     /// Meant to show a failure, and did.
     case expectedFailure = "xfail"

@@ -66,6 +66,18 @@ public struct Scenario: Sendable {
   }
 }
 
+extension Scenario {
+  /// Whether `name` can name a scenario: ASCII letters, digits, `.`, `_` and `-`, not `.` or
+  /// `..` — it becomes the scenario's folder in a run's reports.
+  public static func isValidName(_ name: String) -> Bool {
+    guard !name.isEmpty, name != ".", name != "..", name.count <= 200 else { return false }
+    return name.unicodeScalars.allSatisfy {
+      ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0)
+        || $0 == "." || $0 == "_" || $0 == "-"
+    }
+  }
+}
+
 /// Whether a scenario is expected to pass, or to fail because it demonstrates a bug.
 public enum ExpectedOutcome: String, Sendable, CaseIterable {
   /// Every expectation should hold.

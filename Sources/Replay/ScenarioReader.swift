@@ -204,7 +204,12 @@ struct ScenarioReader {
       throw error(m["format"]!.path, "expected \"\(Scenario.format)\", found \"\(format)\"")
     }
     let name = try string(m["name"]!)
-    guard !name.isEmpty else { throw error(m["name"]!.path, "expected a non-empty name") }
+    guard Scenario.isValidName(name) else {
+      throw error(
+        m["name"]!.path,
+        "expected a name of letters, digits, '.', '_' and '-' (it names the scenario's report "
+          + "folder), found '\(name)'")
+    }
     let startText = try string(m["start"]!)
     guard let start = Self.date(startText) else {
       throw error(
@@ -288,7 +293,8 @@ struct ScenarioReader {
     if let n = m["answerDelay"] { d.answerDelay = try seconds(n) }
     if let n = m["promptAnswers"] {
       let answers = try members(n, allowed: PromptKind.allCases.map(\.rawValue))
-      for (key, list) in answers {
+      for key in answers.keys.sorted() {
+        let list = answers[key]!
         let kind = PromptKind(rawValue: key)!
         d.promptAnswers[kind] = try array(list).map { item in
           let answer = try choice(item, PromptAnswer.self)
@@ -484,9 +490,8 @@ struct ScenarioReader {
     }
     if let n = m["network"] { e.network = try link(n) }
     if let n = m["services"] {
-      for (name, value) in try members(n, allowed: ["ncmb", "threewords", "weather"]) {
-        e.services[name] = try link(value)
-      }
+      let services = try members(n, allowed: ["ncmb", "threewords", "weather"])
+      for name in services.keys.sorted() { e.services[name] = try link(services[name]!) }
     }
     if let n = m["offline"] {
       var previousEnd = -Double.infinity

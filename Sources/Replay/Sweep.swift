@@ -32,8 +32,38 @@ public struct SweepGrid: Sendable, Hashable {
     self.parameters = parameters
   }
 
-  /// The number of points.
-  public var count: Int { parameters.reduce(1) { $0 * $1.values.count } }
+  /// The most points a grid may have.
+  public static let maximumPoints = 1_000_000
+
+  /// The number of points (`Int.max` when the product overflows; ``validate()`` refuses it).
+  public var count: Int {
+    var total = 1
+    for parameter in parameters {
+      let (product, overflow) = total.multipliedReportingOverflow(by: parameter.values.count)
+      if overflow { return .max }
+      total = product
+    }
+    return total
+  }
+
+  /// Throws ``SweepError`` for a grid that cannot be swept: no parameters, a parameter without
+  /// values, a place in the document set by two parameters, or more than ``maximumPoints``.
+  public func validate() throws {
+    guard !parameters.isEmpty else { throw SweepError("expected at least one parameter") }
+    var seen: Set<JSONPath> = []
+    for parameter in parameters {
+      guard !parameter.values.isEmpty else {
+        throw SweepError("\(parameter.name): expected at least one value")
+      }
+      for path in parameter.paths where !seen.insert(path).inserted {
+        throw SweepError("\(path) is varied twice; give each place one --vary")
+      }
+    }
+    guard count <= Self.maximumPoints else {
+      throw SweepError(
+        "the grid has more than \(Self.maximumPoints) points; split it into several sweeps")
+    }
+  }
 
   /// The values of point `index` (0 ..< ``count``), one per parameter.
   public func values(at index: Int) -> [JSONValue] {
@@ -90,7 +120,17 @@ public struct SweepGrid: Sendable, Hashable {
     .array(
       parameters.map { p in
         .object([
-          "name": .string(p.name), "paths": .array(p.paths.map { .string($0.description) }),
+          "name": .string(p.name),
+          "paths": .array(
+            p.paths.map { path in
+              .array(
+                path.components.map { component -> JSONValue in
+                  switch component {
+                  case .key(let key): .string(key)
+                  case .index(let index): .number(Double(index))
+                  }
+                })
+            }),
           "values": .array(p.values),
         ])
       })
@@ -105,15 +145,25 @@ public struct SweepGrid: Sendable, Hashable {
       else { throw SweepError("a grid parameter needs name, paths and values") }
       return Parameter(
         name: name,
-        paths: try paths.map {
-          guard case .string(let text) = $0 else { throw SweepError("a path is a string") }
-          return try SweepGrid.path(text)
+        paths: try paths.map { path in
+          guard case .array(let components) = path, !components.isEmpty else {
+            throw SweepError("a path is a non-empty array of keys and indices")
+          }
+          return JSONPath(
+            try components.map { component -> JSONPath.Component in
+              switch component {
+              case .string(let key): return .key(key)
+              case .number(let n) where n >= 0 && n == n.rounded() && n < 1e9: return .index(Int(n))
+              default: throw SweepError("a path component is a key or an index")
+              }
+            })
         }, values: values)
     }
   }
 
   /// Parses `--vary PATH[,PATH…]=V1,V2,…`: values are JSON where they parse as JSON (numbers,
-  /// `true`, `"quoted"`), otherwise strings; `A..B` is the integers from A to B.
+  /// `true`, `"quoted"`, objects and arrays, whose commas do not separate values), otherwise
+  /// strings; `A..B` is the integers from A to B.
   public static func parameter(_ text: String) throws -> Parameter {
     guard let equals = text.firstIndex(of: "=") else {
       throw SweepError("'\(text)': expected PATH=VALUE,VALUE,…")
@@ -121,8 +171,7 @@ public struct SweepGrid: Sendable, Hashable {
     let paths = try text[..<equals].split(separator: ",").map { try path(String($0)) }
     guard let first = paths.first else { throw SweepError("'\(text)': expected a path") }
     var values: [JSONValue] = []
-    for part in text[text.index(after: equals)...].split(separator: ",") {
-      let item = String(part)
+    for item in splitValues(String(text[text.index(after: equals)...])) {
       let bounds = item.components(separatedBy: "..")
       if bounds.count == 2, let lo = Int(bounds[0]), let hi = Int(bounds[1]) {
         guard lo <= hi, hi - lo < 100_000 else {
@@ -137,6 +186,40 @@ public struct SweepGrid: Sendable, Hashable {
     }
     guard !values.isEmpty else { throw SweepError("'\(text)': expected at least one value") }
     return Parameter(name: first.description, paths: paths, values: values)
+  }
+
+  /// Splits a value list at the commas outside brackets, braces and quotes, so that JSON objects
+  /// and arrays can be values.
+  static func splitValues(_ text: String) -> [String] {
+    var parts: [String] = []
+    var current = ""
+    var depth = 0
+    var quoted = false
+    var escaped = false
+    for ch in text {
+      if quoted {
+        if escaped {
+          escaped = false
+        } else if ch == "\\" {
+          escaped = true
+        } else if ch == "\"" {
+          quoted = false
+        }
+      } else if ch == "\"" {
+        quoted = true
+      } else if ch == "[" || ch == "{" {
+        depth += 1
+      } else if ch == "]" || ch == "}" {
+        depth -= 1
+      } else if ch == "," && depth == 0 {
+        parts.append(current)
+        current = ""
+        continue
+      }
+      current.append(ch)
+    }
+    parts.append(current)
+    return parts.filter { !$0.isEmpty }
   }
 
   /// Parses a dotted path with indices: `device.promptAnswers.location[0]`.

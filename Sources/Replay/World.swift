@@ -65,6 +65,11 @@ public final class World {
     func fail(_ path: String, _ message: String) -> ScenarioError {
       ScenarioError(file: file, path: path, message)
     }
+    // A scenario built in code is checked here; a file's name was checked when it was read.
+    guard Scenario.isValidName(scenario.name) else {
+      throw fail(
+        "name", "expected a name of letters, digits, '.', '_' and '-', found '\(scenario.name)'")
+    }
     let simulation = Simulation(epoch: scenario.start, seed: scenario.seed)
     self.simulation = simulation
     let geos = GEOSContext()

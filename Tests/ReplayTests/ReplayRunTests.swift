@@ -78,6 +78,14 @@ import Testing
       result.timelineErrors[1] == "at 210 s, timeline[4]: the app has no button called 'missing'")
   }
 
+  @Test func aCrashIsACrashEvenInAScenarioMarkedToFail() throws {
+    var result = try ScenarioRun(walk(), catalog: .testing, resources: resources).result
+    result.expectedOutcome = .fail
+    result.crash = ReplayResult.Crash(reason: "signal 9 (SIGKILL)", lastEvents: [])
+    #expect(result.verdict == .crash)
+    #expect(!result.verdict.isHealthy)
+  }
+
   @Test func anExpectedFailureIsHealthy() throws {
     var s = try walk()
     s.expectedOutcome = .fail

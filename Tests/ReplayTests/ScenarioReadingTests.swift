@@ -120,6 +120,15 @@ import Testing
     #expect(e.path == "device.promptAnswers.notifications[0]")
   }
 
+  @Test func aNameMustBeAFolderNameThatStaysInThisFolder() throws {
+    for bad in ["../../tmp/x", ".", "..", "a/b", "駅", ""] {
+      let e = try #require(
+        error(minimal.replacingOccurrences(of: #""name": "m""#, with: #""name": "\#(bad)""#)))
+      #expect(e.path == "name", "\(bad)")
+    }
+    #expect(Scenario.isValidName("arrival-alarm_train.2"))
+  }
+
   @Test func theFormatIsChecked() throws {
     let e = try #require(error(minimal.replacingOccurrences(of: "scenario/1", with: "scenario/9")))
     #expect(e.path == "format")

@@ -54,7 +54,38 @@ import Testing
     #expect(throws: SweepError.self) { try SweepGrid.parameter("seed=5..1") }
   }
 
-  @Test func theGridRoundTripsThroughJSON() throws {
+  @Test func theGridRoundTripsThroughJSONWhateverItsKeys() throws {
     #expect(try SweepGrid(json: grid.json) == grid)
+    let odd = SweepGrid(parameters: [
+      .init(name: "odd", paths: [JSONPath(["app", "configuration", "x-y z", 2])], values: [.null])
+    ])
+    #expect(try SweepGrid(json: odd.json) == odd)
+  }
+
+  @Test func objectsAndArraysAreSingleValues() throws {
+    let p = try SweepGrid.parameter(
+      #"app.configuration.region={"latitude":35.6,"longitude":139.7},[1,2],3"#)
+    #expect(
+      p.values == [
+        .object(["latitude": .number(35.6), "longitude": .number(139.7)]),
+        .array([.number(1), .number(2)]), .number(3),
+      ])
+  }
+
+  @Test func gridsThatCannotBeSweptAreRefused() throws {
+    let huge = SweepGrid(
+      parameters: (0..<4).map { i in
+        .init(
+          name: "p\(i)", paths: [JSONPath([.key("p\(i)")])],
+          values: Array(repeating: .null, count: 100_000))
+      })
+    #expect(huge.count == .max)
+    #expect(throws: SweepError.self) { try huge.validate() }
+    let twice = SweepGrid(parameters: [
+      try SweepGrid.parameter("app.configuration.radius=1,2"),
+      try SweepGrid.parameter("seed,app.configuration.radius=3"),
+    ])
+    #expect(throws: SweepError.self) { try twice.validate() }
+    #expect(throws: Never.self) { try grid.validate() }
   }
 }

@@ -75,6 +75,10 @@ private func weather(name: String, variant: String, expect: String = "pass") -> 
     ])
     let r = try geosim(["replay", ".", "--out", "out"], in: dir)
     #expect(r.code == 0, "\(r.err)")
+    // A relative folder gives relative files: the report does not depend on the checkout.
+    let result = try String(
+      contentsOf: dir.appendingPathComponent("out/weather-corrected/result.json"), encoding: .utf8)
+    #expect(result.contains(#""file":"./a.scenario.json""#))
     let lines = r.out.split(separator: "\n").map(String.init)
     try #require(lines.count == 3)
     #expect(lines[0] == "PASS  weather-corrected (2/2)")
@@ -135,8 +139,14 @@ private func weather(name: String, variant: String, expect: String = "pass") -> 
     let bad = weather(name: "bad", variant: "corrected")
       .replacingOccurrences(of: "\"duration\": 120", with: "\"duration\": \"long\"")
     let dir = try folder(["good.scenario.json": good, "bad.scenario.json": bad])
+    // A previous run's pages are not left beside the report of this one.
+    try FileManager.default.createDirectory(
+      at: dir.appendingPathComponent("out"), withIntermediateDirectories: true)
+    try Data("[]".utf8).write(to: dir.appendingPathComponent("out/results.json"))
     let r = try geosim(["replay", ".", "--out", "out"], in: dir)
     #expect(r.code == 2)
+    #expect(
+      !FileManager.default.fileExists(atPath: dir.appendingPathComponent("out/results.json").path))
     #expect(
       r.err.contains(
         "bad.scenario.json:2:52: duration: expected a number of seconds, found a string"))
@@ -293,8 +303,32 @@ private func weather(name: String, variant: String, expect: String = "pass") -> 
     #expect(nowhere.code == 2)
     let spec = try geosim(["sweep", "alarm.scenario.json", "--vary", "radius"], in: dir)
     #expect(spec.err == "geosim sweep: --vary 'radius': expected PATH=VALUE,VALUE,…\n")
-    let shard = try geosim(
-      ["sweep", "alarm.scenario.json", "--vary", "seed=1", "--shard", "3/2"], in: dir)
-    #expect(shard.code == 2)
+    for bad in ["3/2", "1/x/2", "0/2", "1/"] {
+      let shard = try geosim(
+        ["sweep", "alarm.scenario.json", "--vary", "seed=1", "--shard", bad], in: dir)
+      #expect(shard.code == 2, "\(bad)")
+    }
+    let twice = try geosim(
+      ["sweep", "alarm.scenario.json", "--vary", "seed=1,2", "--vary", "seed=3"], in: dir)
+    #expect(twice.code == 2)
+    #expect(twice.err.contains("is varied twice"))
+  }
+
+  @Test func mergeRefusesRunsThatAreNotPointsOfTheirGrid() throws {
+    let dir = try folder(["alarm.scenario.json": alarm])
+    let sweep = try geosim(
+      ["sweep", "alarm.scenario.json", "--vary", "seed=1,2", "--out", "s"], in: dir)
+    #expect(sweep.code == 0, "\(sweep.err)")
+    let file = dir.appendingPathComponent("s/sweep.json")
+    let text = try String(contentsOf: file, encoding: .utf8)
+    try text.replacingOccurrences(of: #""index":1,"#, with: #""index":7,"#)
+      .write(to: file, atomically: true, encoding: .utf8)
+    let merged = try geosim(["merge", "s", "--out", "m"], in: dir)
+    #expect(merged.code == 2)
+    #expect(merged.err.contains("s/sweep.json: a run that is not a point of its grid"))
+    try Data(#"{"base": "a", "grid": 5, "runs": []}"#.utf8).write(to: file)
+    let grid = try geosim(["merge", "s", "--out", "m"], in: dir)
+    #expect(grid.code == 2)
+    #expect(grid.err.contains("s/sweep.json: grid: a grid is an array"))
   }
 }

@@ -58,11 +58,13 @@ enum ReplayCommand {
       do {
         let scenario = try Scenario(contentsOf: file, allowPathsOutsideFolder: allowOutside)
         _ = try World(scenario: scenario, catalog: catalog, resources: resources)
-        if let other = names[scenario.name] {
+        // Case-insensitively: the names become folders, and some file systems fold case.
+        let key = scenario.name.lowercased()
+        if let other = names[key] {
           throw ScenarioError(
             file: file, path: "name", "the name '\(scenario.name)' is also used by \(other)")
         }
-        names[scenario.name] = file
+        names[key] = file
         valid.append((file, scenario.name))
       } catch {
         invalid.append((file, error))
@@ -101,6 +103,10 @@ enum ReplayCommand {
     let scenarios = checked.valid
     for (_, error) in checked.invalid { terminal.writeError("\(error)\n") }
     let outURL = URL(fileURLWithPath: out, isDirectory: true)
+    // A previous run's pages must not sit beside this run's looking current.
+    for file in runFiles {
+      try? FileManager.default.removeItem(at: outURL.appendingPathComponent(file))
+    }
     if !checked.invalid.isEmpty {
       // Nothing runs; the run's report lists what could not be read, and only that.
       let reports = checked.invalid.map { file, error in
@@ -172,7 +178,12 @@ enum ReplayCommand {
     guard let out = try args.option("--out") else {
       throw UsageError("geosim replay-worker: --out is required")
     }
-    let seed = try args.option("--seed").map { UInt64($0) ?? 0 }
+    let seed = try args.option("--seed").map { text -> UInt64 in
+      guard let seed = UInt64(text) else {
+        throw UsageError("geosim replay-worker: --seed '\(text)': expected a non-negative integer")
+      }
+      return seed
+    }
     var files: [String] = []
     while let file = args.positional() { files.append(file) }
     try args.finish()
@@ -239,6 +250,9 @@ enum ReplayCommand {
       name: result.scenario, json: report.json, markdown: report.markdown(), figures: [])
   }
 
+  /// The run-level files `replay` writes in its output folder.
+  static let runFiles = ["report.json", "report.md", "junit.xml", "index.html", "results.json"]
+
   static func writeRunReport(_ entries: [RunReport.Entry], to out: URL) throws {
     let report = RunReport(entries: entries)
     try write(report.json.jsonText + "\n", to: out.appendingPathComponent("report.json"))
@@ -261,14 +275,16 @@ enum ReplayCommand {
         throw UsageError("\(args.command): no such file or folder: \(path)")
       }
       if isDirectory.boolValue {
-        let base = URL(fileURLWithPath: path, isDirectory: true)
         let found =
           FileManager.default.enumerator(atPath: path)?.compactMap { $0 as? String }
           .filter { $0.hasSuffix(".scenario.json") }.sorted() ?? []
         guard !found.isEmpty else {
           throw UsageError("\(args.command): no *.scenario.json files in \(path)")
         }
-        files += found.map { base.appendingPathComponent($0).path }
+        // Joined as text, so that a relative folder gives relative files: reports name a
+        // scenario the way the user did, whatever the checkout's location.
+        let prefix = path.hasSuffix("/") ? path : path + "/"
+        files += found.map { prefix + $0 }
       } else {
         files.append(path)
       }

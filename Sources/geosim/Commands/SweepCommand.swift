@@ -15,9 +15,9 @@ enum SweepCommand {
       device.sensor.gnssOpenSkyAccuracy, device.promptAnswers.location[0] or seed; values are
       JSON where they parse, else strings; A..B is a range of integers). Each point is
       reproducible from its values; --shard I/N runs the points whose index is I-1 modulo N.
-      Writes <out>/sweep.json, sweep.md, sensitivity.svg, latency.svg, index.html and
-      runs/<index>.json (default out: Reports/sweep) and prints the table. Exit code 0, or 2
-      on bad input.
+      Writes <out>/sweep.json, sweep.md, sensitivity.svg, latency.svg, index.html,
+      runs/<index>.json and grid.json (default out: Reports/sweep) and prints the table. A run
+      whose app crashed counts as a crash in its group. Exit code 0, or 2 on bad input.
     geosim merge <sweep folder>... [--out DIR]
       merges shards of one sweep (same scenario and grid) into one report (default out:
       Reports/sweep-merged); exit code 0 when every point is present, 1 when some are missing
@@ -52,11 +52,12 @@ enum SweepCommand {
         return n
       } ?? ProcessInfo.processInfo.activeProcessorCount
     let shard = try args.option("--shard").map { text -> (Int, Int) in
-      let parts = text.split(separator: "/").compactMap { Int($0) }
-      guard parts.count == 2, parts[1] >= 1, (1...parts[1]).contains(parts[0]) else {
+      let parts = text.split(separator: "/", omittingEmptySubsequences: false).map { Int($0) }
+      guard parts.count == 2, let i = parts[0], let n = parts[1], n >= 1, (1...n).contains(i)
+      else {
         throw UsageError("geosim sweep: --shard '\(text)': expected I/N with 1 ≤ I ≤ N")
       }
-      return (parts[0], parts[1])
+      return (i, n)
     }
     guard let base = args.positional() else {
       throw UsageError("geosim sweep: expected a scenario file")
@@ -66,6 +67,7 @@ enum SweepCommand {
       throw UsageError("geosim sweep: expected at least one --vary")
     }
     let grid = SweepGrid(parameters: parameters)
+    do { try grid.validate() } catch { throw UsageError("geosim sweep: \(error)") }
     let indices = shard.map { grid.indices(shard: $0.0, of: $0.1) } ?? Array(0..<grid.count)
 
     // Every point is read and assembled before anything runs.
@@ -94,6 +96,10 @@ enum SweepCommand {
     }
 
     let outURL = URL(fileURLWithPath: out, isDirectory: true)
+    // A previous sweep's files must not sit beside this one's looking current.
+    for file in outputFiles + ["grid.json", "runs"] {
+      try? FileManager.default.removeItem(at: outURL.appendingPathComponent(file))
+    }
     try ReplayCommand.write(
       JSONValue.object(["base": .string(base), "grid": grid.json]).jsonText + "\n",
       to: outURL.appendingPathComponent("grid.json"))
@@ -142,6 +148,11 @@ enum SweepCommand {
     else { return nil }
     return SweepRun(json: json)
   }
+
+  /// The report files a sweep or a merge writes.
+  static let outputFiles = [
+    "sweep.json", "sweep.md", "sensitivity.svg", "latency.svg", "index.html",
+  ]
 
   static func write(_ report: SweepReport, to out: URL) throws {
     try ReplayCommand.write(
@@ -197,6 +208,10 @@ enum SweepCommand {
     while let folder = args.positional() { folders.append(folder) }
     try args.finish()
     guard !folders.isEmpty else { throw UsageError("geosim merge: expected sweep folders") }
+    let outURL = URL(fileURLWithPath: out, isDirectory: true)
+    for file in outputFiles {
+      try? FileManager.default.removeItem(at: outURL.appendingPathComponent(file))
+    }
     var base: String?
     var grid: SweepGrid?
     var runs: [Int: SweepRun] = [:]
@@ -210,7 +225,14 @@ enum SweepCommand {
           "geosim merge: \(file.path): expected a sweep.json written by geosim sweep\n")
         return 2
       }
-      let thisGrid = try SweepGrid(json: g)
+      let thisGrid: SweepGrid
+      do {
+        thisGrid = try SweepGrid(json: g)
+        try thisGrid.validate()
+      } catch {
+        terminal.writeError("geosim merge: \(file.path): grid: \(error)\n")
+        return 2
+      }
       if let grid, grid != thisGrid || base != b {
         terminal.writeError(
           "geosim merge: \(file.path): another sweep (scenario \(b)); shards must share the scenario and grid\n"
@@ -220,8 +242,12 @@ enum SweepCommand {
       base = b
       grid = thisGrid
       for item in list {
-        guard let run = SweepRun(json: item) else {
-          terminal.writeError("geosim merge: \(file.path): a run that cannot be read\n")
+        guard let run = SweepRun(json: item), (0..<thisGrid.count).contains(run.index),
+          run.values == thisGrid.values(at: run.index)
+        else {
+          terminal.writeError(
+            "geosim merge: \(file.path): a run that is not a point of its grid: \(item.jsonText.prefix(120))\n"
+          )
           return 2
         }
         if let other = runs[run.index], other != run {
@@ -235,7 +261,7 @@ enum SweepCommand {
     guard let base, let grid else { return 2 }
     let report = SweepReport(
       base: base, grid: grid, shard: nil, runs: Array(runs.values), expected: Array(0..<grid.count))
-    try write(report, to: URL(fileURLWithPath: out, isDirectory: true))
+    try write(report, to: outURL)
     terminal.write(report.markdown())
     if !report.isComplete {
       terminal.writeError(

@@ -25,7 +25,8 @@ struct WorkerPool: Sendable {
     return try WorkerProcesses(executable: executable).run(
       count: scenarios.count, jobs: jobs,
       arguments: { units in arguments + units.map { scenarios[$0].file } },
-      clear: { try? FileManager.default.removeItem(at: resultURL(scenarios[$0].name)) },
+      // A scenario's folder holds only what its replay writes: start it afresh.
+      clear: { try? FileManager.default.removeItem(at: folder(scenarios[$0].name)) },
       read: { readResult(scenarios[$0].name) },
       crashed: { crashResult(scenarios[$0], ending: $1) },
       finished: { progress.finished($1.scenario) })

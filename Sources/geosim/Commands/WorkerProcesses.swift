@@ -1,8 +1,8 @@
 import Foundation
 import Synchronization
 
-/// Runs units of work in worker processes of this tool: a batch of units per worker, `jobs`
-/// workers at once. A worker writes one result file per unit as it finishes it; when a worker
+/// Runs units of work in worker processes of this tool: `jobs` workers at once, each given a
+/// chunk of units in order. A worker writes one result file per unit as it finishes it; when a worker
 /// dies, the first unit of its batch without a result is the one it died in — that unit becomes
 /// a crash, and a new worker takes the rest of the batch.
 struct WorkerProcesses: Sendable {
@@ -49,43 +49,68 @@ struct WorkerProcesses: Sendable {
   ///   - crashed: the result of the unit a worker died in.
   ///   - finished: called as each unit's result is known (any thread).
   func run<Result: Sendable>(
-    count: Int, jobs: Int, arguments: @Sendable ([Int]) -> [String],
-    clear: @Sendable (Int) -> Void, read: @Sendable (Int) -> Result?,
-    crashed: @Sendable (Int, Ending) -> Result, finished: @Sendable (Int, Result) -> Void
+    count: Int, jobs: Int, arguments: @escaping @Sendable ([Int]) -> [String],
+    clear: @escaping @Sendable (Int) -> Void, read: @escaping @Sendable (Int) -> Result?,
+    crashed: @escaping @Sendable (Int, Ending) -> Result,
+    finished: @escaping @Sendable (Int, Result) -> Void
   ) throws -> [Result] {
     guard count > 0 else { return [] }
     let jobs = max(1, min(jobs, count))
-    let batches = (0..<jobs).map { j in Array(stride(from: j, to: count, by: jobs)) }
+    // Units are handed out in chunks from a shared queue, so a slow chunk does not hold up the
+    // others; a few chunks per worker keep process starts few.
+    let chunk = max(1, (count + 2 * jobs - 1) / (2 * jobs))
+    let shared = Shared<Result>()
+    let done = DispatchGroup()
+    for _ in 0..<jobs {
+      done.enter()
+      let thread = Thread {
+        defer { done.leave() }
+        while shared.failure.withLock({ $0 == nil }) {
+          let range = shared.next.withLock { first -> Range<Int> in
+            let range = first..<min(count, first + chunk)
+            first = range.upperBound
+            return range
+          }
+          guard !range.isEmpty else { return }
+          var remaining = Array(range)
+          do {
+            while !remaining.isEmpty {
+              remaining.forEach(clear)
+              let ending = try launch(arguments(remaining))
+              var rest: [Int] = []
+              for (position, unit) in remaining.enumerated() {
+                if let result = read(unit) {
+                  shared.results.withLock { $0[unit] = result }
+                  finished(unit, result)
+                  continue
+                }
+                // The first unit without a result is the one the worker died in.
+                let result = crashed(unit, ending)
+                shared.results.withLock { $0[unit] = result }
+                finished(unit, result)
+                rest = Array(remaining[(position + 1)...])
+                break
+              }
+              remaining = rest
+            }
+          } catch {
+            shared.failure.withLock { $0 = $0 ?? error }
+          }
+        }
+      }
+      thread.start()
+    }
+    done.wait()
+    if let error = shared.failure.withLock({ $0 }) { throw error }
+    let all = shared.results.withLock { $0 }
+    return (0..<count).map { all[$0]! }
+  }
+
+  /// What the worker threads share.
+  private final class Shared<Result: Sendable>: Sendable {
+    let next = Mutex(0)
     let results = Mutex<[Int: Result]>([:])
     let failure = Mutex<(any Error)?>(nil)
-    DispatchQueue.concurrentPerform(iterations: jobs) { j in
-      var remaining = batches[j]
-      do {
-        while !remaining.isEmpty {
-          remaining.forEach(clear)
-          let ending = try launch(arguments(remaining))
-          var next: [Int] = []
-          for (position, unit) in remaining.enumerated() {
-            if let result = read(unit) {
-              results.withLock { $0[unit] = result }
-              finished(unit, result)
-              continue
-            }
-            let result = crashed(unit, ending)
-            results.withLock { $0[unit] = result }
-            finished(unit, result)
-            next = Array(remaining[(position + 1)...])
-            break
-          }
-          remaining = next
-        }
-      } catch {
-        failure.withLock { $0 = $0 ?? error }
-      }
-    }
-    if let error = failure.withLock({ $0 }) { throw error }
-    let all = results.withLock { $0 }
-    return (0..<count).map { all[$0]! }
   }
 
   private func launch(_ arguments: [String]) throws -> Ending {
