@@ -64,7 +64,7 @@ public struct EventQuery: Sendable, CustomStringConvertible {
 
   func matches(_ entry: LogEntry) -> Bool {
     entry.source == source && (event.map { $0 == entry.event } ?? true)
-      && fields.allSatisfy { name, value in entry[name].map { $0.json } == value }
+      && fields.allSatisfy { name, value in entry[name]?.json == value }
   }
 
   /// `notifications.delivered {"identifier":"arrival"}`.
@@ -166,18 +166,4 @@ extension ScenarioRun {
       }
     }
   #endif
-}
-
-extension LogValue {
-  /// The value as JSON (integers become numbers).
-  var json: JSONValue {
-    switch self {
-    case .null: .null
-    case .bool(let b): .bool(b)
-    case .int(let i): .number(Double(i))
-    case .double(let d): .number(d)
-    case .string(let s): .string(s)
-    case .array(let a): .array(a.map(\.json))
-    }
-  }
 }

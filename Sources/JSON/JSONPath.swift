@@ -58,6 +58,28 @@ public struct JSONPath: Hashable, Sendable, CustomStringConvertible, Expressible
     JSONPath(components + other.components)
   }
 
+  /// Reads a path written with dots and indices, as users type one on a command line or in a
+  /// scenario: `device.promptAnswers.location[0]`, `markers[2].title`. Every step needs a key
+  /// before its indices; `nil` for anything else (an empty key, a bad or negative index).
+  public init?(dotted text: String) {
+    var components: [Component] = []
+    for part in text.split(separator: ".", omittingEmptySubsequences: false) {
+      var name = Substring(part)
+      var indices: [Int] = []
+      while name.hasSuffix("]"), let open = name.lastIndex(of: "[") {
+        guard let i = Int(name[name.index(after: open)..<name.index(before: name.endIndex)]),
+          i >= 0
+        else { return nil }
+        indices.insert(i, at: 0)
+        name = name[..<open]
+      }
+      guard !name.isEmpty, !name.contains("["), !name.contains("]") else { return nil }
+      components.append(.key(String(name)))
+      components += indices.map { .index($0) }
+    }
+    self.init(components)
+  }
+
   /// Appends `component` in place.
   public mutating func append(_ component: Component) {
     components.append(component)

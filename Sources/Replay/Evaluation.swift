@@ -133,7 +133,7 @@ extension World {
         let t = entry.time.seconds
         if let from, t < from { return false }
         if let to, t > to { return false }
-        return fields.allSatisfy { name, value in entry[name].map(Self.json) == value }
+        return fields.allSatisfy { name, value in entry[name]?.json == value }
       }
       let n = matching.count
       let passed = (min.map { n >= $0 } ?? true) && (max.map { n <= $0 } ?? true)
@@ -151,17 +151,6 @@ extension World {
       let decisive: Double? =
         if let max, n > max { matching[max].time.seconds } else { matching.first?.time.seconds }
       return outcome(kind, passed, message, at: decisive)
-    }
-  }
-
-  static func json(_ value: LogValue) -> JSONValue {
-    switch value {
-    case .null: .null
-    case .bool(let b): .bool(b)
-    case .int(let i): .number(Double(i))
-    case .double(let d): .number(d)
-    case .string(let s): .string(s)
-    case .array(let a): .array(a.map(json))
     }
   }
 
@@ -184,34 +173,16 @@ extension World {
 /// `markers[0].title`, `markers.count` (the length of an array or object).
 enum StatePath {
   static func value(at path: String, in state: JSONValue) -> JSONValue? {
+    guard let path = JSONPath(dotted: path) else { return nil }
     var current = state
-    for part in path.split(separator: ".", omittingEmptySubsequences: false) {
-      var name = Substring(part)
-      var indices: [Int] = []
-      while name.hasSuffix("]"), let open = name.lastIndex(of: "[") {
-        guard let index = Int(name[name.index(after: open)..<name.index(before: name.endIndex)])
-        else { return nil }
-        indices.insert(index, at: 0)
-        name = name[..<open]
-      }
-      if !name.isEmpty {
-        switch current {
-        case .object(let o):
-          if let next = o[String(name)] {
-            current = next
-          } else if name == "count" {
-            current = .number(Double(o.count))
-          } else {
-            return nil
-          }
-        case .array(let a) where name == "count": current = .number(Double(a.count))
-        case .string(let s) where name == "count": current = .number(Double(s.count))
-        default: return nil
-        }
-      }
-      for index in indices {
-        guard case .array(let a) = current, a.indices.contains(index) else { return nil }
-        current = a[index]
+    for component in path.components {
+      switch (component, current) {
+      case (.key(let key), .object(let o)) where o[key] != nil: current = o[key]!
+      case (.key("count"), .object(let o)): current = .number(Double(o.count))
+      case (.key("count"), .array(let a)): current = .number(Double(a.count))
+      case (.key("count"), .string(let s)): current = .number(Double(s.count))
+      case (.index(let i), .array(let a)) where a.indices.contains(i): current = a[i]
+      default: return nil
       }
     }
     return current
@@ -259,22 +230,19 @@ extension Expectation.StationQuery {
 enum RequestCoordinates {
   static func extract(from entry: LogEntry) -> [Coordinate] {
     var found: [Coordinate] = []
-    if case .string(let summary)? = entry["request"], let q = summary.firstIndex(of: "?") {
-      var parameters: [String: String] = [:]
-      for pair in summary[summary.index(after: q)...].split(separator: "&") {
-        let parts = pair.split(separator: "=", maxSplits: 1)
-        guard parts.count == 2 else { continue }
-        let value = String(parts[1]).removingPercentEncoding ?? String(parts[1])
-        parameters[String(parts[0])] = value
+    if case .string(let summary)? = entry["request"] {
+      let request = HTTPRequest(summary: summary)
+      func parameter(_ name: String) -> String? {
+        request.queryValue(name).map { $0.removingPercentEncoding ?? $0 }
       }
-      if let lat = parameters["lat"].flatMap(Double.init),
-        let lon = (parameters["lon"] ?? parameters["lng"]).flatMap(Double.init),
+      if let lat = parameter("lat").flatMap(Double.init),
+        let lon = (parameter("lon") ?? parameter("lng")).flatMap(Double.init),
         let c = try? Coordinate(latitude: lat, longitude: lon)
       {
         found.append(c)
       }
       for name in ["coordinates", "focus"] {
-        if let text = parameters[name] {
+        if let text = parameter(name) {
           let parts = text.split(separator: ",").compactMap { Double($0) }
           if parts.count == 2, let c = try? Coordinate(latitude: parts[0], longitude: parts[1]) {
             found.append(c)

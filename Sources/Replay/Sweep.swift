@@ -224,22 +224,10 @@ public struct SweepGrid: Sendable, Hashable {
 
   /// Parses a dotted path with indices: `device.promptAnswers.location[0]`.
   public static func path(_ text: String) throws -> JSONPath {
-    var components: [JSONPath.Component] = []
-    for part in text.split(separator: ".", omittingEmptySubsequences: false) {
-      var name = Substring(part)
-      var indices: [Int] = []
-      while name.hasSuffix("]"), let open = name.lastIndex(of: "[") {
-        guard let i = Int(name[name.index(after: open)..<name.index(before: name.endIndex)]),
-          i >= 0
-        else { throw SweepError("'\(text)': expected [INDEX] in '\(part)'") }
-        indices.insert(i, at: 0)
-        name = name[..<open]
-      }
-      guard !name.isEmpty else { throw SweepError("'\(text)': expected a key before '\(part)'") }
-      components.append(.key(String(name)))
-      components += indices.map { .index($0) }
+    guard let path = JSONPath(dotted: text) else {
+      throw SweepError("'\(text)': expected a path of keys and [INDEX]es joined by dots")
     }
-    return JSONPath(components)
+    return path
   }
 }
 

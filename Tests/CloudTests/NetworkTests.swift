@@ -167,3 +167,14 @@ private func fixedLatency(_ milliseconds: Int64) -> LinkProfile {
     #expect(simulation.now > .zero)
   }
 }
+
+/// A logged request reads back into the request it summarises.
+@Test func aRequestReadsBackFromItsSummary() {
+  let request = HTTPRequest(
+    path: "/v3/autosuggest", query: [("input", "a&b"), ("focus", "35.6,139.7"), ("key", "k")])
+  let back = HTTPRequest(summary: request.summary)
+  #expect(back == request)
+  #expect(
+    HTTPRequest(summary: "POST /classes/Station")
+      == HTTPRequest(method: "POST", path: "/classes/Station"))
+}

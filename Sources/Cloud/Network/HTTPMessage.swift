@@ -45,6 +45,35 @@ public struct HTTPRequest: Hashable, Sendable {
     hasher.combine(body)
   }
 
+  /// Reads a request back from its ``summary`` (`GET /path?a=1&b=2`), without a body. The
+  /// summary writes values unencoded, so an `&` belongs to the value before it unless a
+  /// `name=` follows.
+  public init(summary: String) {
+    var rest = Substring(summary)
+    var method = "GET"
+    if let space = rest.firstIndex(of: " ") {
+      method = String(rest[..<space])
+      rest = rest[rest.index(after: space)...]
+    }
+    guard let mark = rest.firstIndex(of: "?") else {
+      self.init(method: method, path: String(rest))
+      return
+    }
+    var query: [(name: String, value: String)] = []
+    for piece in rest[rest.index(after: mark)...].split(
+      separator: "&", omittingEmptySubsequences: false)
+    {
+      if let equals = piece.firstIndex(of: "="), !piece[..<equals].isEmpty,
+        piece[..<equals].allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" })
+      {
+        query.append((String(piece[..<equals]), String(piece[piece.index(after: equals)...])))
+      } else if let last = query.indices.last {
+        query[last].value += "&" + piece
+      }
+    }
+    self.init(method: method, path: String(rest[..<mark]), query: query)
+  }
+
   /// `GET /path?a=1&b=2`, for logs.
   public var summary: String {
     let q = query.map { "\($0.name)=\($0.value)" }.joined(separator: "&")

@@ -43,11 +43,11 @@ struct FenceLog {
       case ("region", "decided"), ("region", "missed"):
         let index =
           entry["request"] != nil
-          ? fence(.notification, string(entry["request"]), at: entry.time)
-          : fence(.region, string(entry["identifier"]), at: entry.time)
+          ? fence(.notification, entry["request"]?.stringValue, at: entry.time)
+          : fence(.region, entry["identifier"]?.stringValue, at: entry.time)
         guard let index else { continue }
         let direction: GeofenceReport.Direction? =
-          switch string(entry["state"]) {
+          switch entry["state"]?.stringValue {
           case "inside": .entry
           case "outside": .exit
           default: nil
@@ -62,17 +62,17 @@ struct FenceLog {
             fence: index, kind: entry.event == "decided" ? .decided : .missed,
             direction: direction, time: entry.time))
       case ("region", "suppressed"):
-        guard let index = fence(.region, string(entry["identifier"]), at: entry.time) else {
+        guard let index = fence(.region, entry["identifier"]?.stringValue, at: entry.time) else {
           continue
         }
         notes.append(
           Note(
-            fence: index, kind: .suppressed(string(entry["cause"]) ?? "suppressed"),
+            fence: index, kind: .suppressed(entry["cause"]?.stringValue ?? "suppressed"),
             direction: lastDecided[index]?.direction, time: entry.time))
       case ("notifications", "suppressed"):
-        let identifier = string(entry["identifier"])
+        let identifier = entry["identifier"]?.stringValue
         guard let index = fence(.notification, identifier, at: entry.time) else { continue }
-        let cause = string(entry["cause"]) ?? "suppressed"
+        let cause = entry["cause"]?.stringValue ?? "suppressed"
         if cause == "notificationPermission", let identifier {
           // The system consumes the undisplayable notification: its "delivered" follows.
           suppressedDelivery[identifier] = entry.time
@@ -82,7 +82,7 @@ struct FenceLog {
             fence: index, kind: .suppressed(cause), direction: lastDecided[index]?.direction,
             time: entry.time))
       case ("region", "didEnterRegion"), ("region", "didExitRegion"):
-        guard let index = fence(.region, string(entry["identifier"]), at: entry.time) else {
+        guard let index = fence(.region, entry["identifier"]?.stringValue, at: entry.time) else {
           continue
         }
         observations.append(
@@ -91,7 +91,8 @@ struct FenceLog {
             direction: entry.event == "didEnterRegion" ? .entry : .exit, time: entry.time,
             believed: lastDecided[index]?.estimate))
       case ("notifications", "delivered"):
-        guard string(entry["trigger"]) == "location", let identifier = string(entry["identifier"]),
+        guard entry["trigger"]?.stringValue == "location",
+          let identifier = entry["identifier"]?.stringValue,
           let index = fence(.notification, identifier, at: entry.time)
         else { continue }
         if suppressedDelivery.removeValue(forKey: identifier) == entry.time { continue }

@@ -112,7 +112,7 @@ struct FenceReader {
     case ("region", "startMonitoring"):
       guard case .string(let id)? = entry["identifier"],
         let center = coordinate(entry["latitude"], entry["longitude"]),
-        let radius = double(entry["radius"])
+        let radius = entry["radius"]?.doubleValue
       else { return }
       end(.region, id, at: entry.time, by: "replaced")
       start(.region, id, center, radius, true, true, at: entry.time, sequence: entry.sequence)
@@ -130,18 +130,18 @@ struct FenceReader {
       end(.notification, id, at: entry.time, by: "replaced")
       guard case .string("location")? = entry["trigger"] else { return }
       guard let center = coordinate(entry["latitude"], entry["longitude"]),
-        let radius = double(entry["radius"])
+        let radius = entry["radius"]?.doubleValue
       else {
         unlocated.append(id)
         return
       }
-      let onEntry = bool(entry["notifyOnEntry"]) ?? true
-      let onExit = bool(entry["notifyOnExit"]) ?? true
+      let onEntry = entry["notifyOnEntry"]?.boolValue ?? true
+      let onExit = entry["notifyOnExit"]?.boolValue ?? true
       start(
         .notification, id, center, radius, onEntry, onExit, at: entry.time,
         sequence: entry.sequence)
     case ("notifications", "delivered"):
-      guard case .string(let id)? = entry["identifier"], bool(entry["stillPending"]) == false
+      guard case .string(let id)? = entry["identifier"], entry["stillPending"]?.boolValue == false
       else { return }
       end(.notification, id, at: entry.time, by: "delivered")
     case ("notifications", "removedPending"):
@@ -188,25 +188,7 @@ struct FenceReader {
   }
 }
 
-func double(_ value: LogValue?) -> Double? {
-  switch value {
-  case .double(let d)?: d
-  case .int(let i)?: Double(i)
-  default: nil
-  }
-}
-
-func bool(_ value: LogValue?) -> Bool? {
-  if case .bool(let b)? = value { return b }
-  return nil
-}
-
-func string(_ value: LogValue?) -> String? {
-  if case .string(let s)? = value { return s }
-  return nil
-}
-
 func coordinate(_ latitude: LogValue?, _ longitude: LogValue?) -> Coordinate? {
-  guard let lat = double(latitude), let lon = double(longitude) else { return nil }
+  guard let lat = latitude?.doubleValue, let lon = longitude?.doubleValue else { return nil }
   return try? Coordinate(latitude: lat, longitude: lon)
 }

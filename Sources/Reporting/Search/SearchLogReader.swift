@@ -79,7 +79,7 @@ struct SearchLogReader {
         }
       case ("network", "request"):
         guard case .string(let service)? = entry["service"], Self.searchServices.contains(service),
-          let id = Self.int(entry["id"])
+          let id = entry["id"]?.intValue
         else { continue }
         var request = ""
         if case .string(let text)? = entry["request"] { request = text }
@@ -87,14 +87,14 @@ struct SearchLogReader {
         exchanges.append(
           Exchange(networkID: id, service: service, sentAt: entry.time, request: request))
       case ("network", "response"):
-        guard let id = Self.int(entry["id"]), let index = byNetworkID[id] else { continue }
+        guard let id = entry["id"]?.intValue, let index = byNetworkID[id] else { continue }
         var exchange = exchanges[index]
         exchange.answeredAt = entry.time
         exchange.latency = SearchLatency(
-          totalSeconds: Self.double(entry["totalSeconds"]) ?? 0,
-          networkSeconds: Self.double(entry["networkSeconds"]),
-          serviceSeconds: Self.double(entry["serviceSeconds"]))
-        exchange.status = Self.int(entry["status"])
+          totalSeconds: entry["totalSeconds"]?.doubleValue ?? 0,
+          networkSeconds: entry["networkSeconds"]?.doubleValue,
+          serviceSeconds: entry["serviceSeconds"]?.doubleValue)
+        exchange.status = entry["status"]?.intValue
         if case .string(let text)? = entry["body"] {
           exchange.body = try? JSONValue(parsing: Data(text.utf8))
         }
@@ -108,7 +108,7 @@ struct SearchLogReader {
         var exchange = Exchange(
           networkID: nil, service: "geocoder", sentAt: entry.time, request: kind)
         exchange.geocodeKind = kind
-        if let lat = Self.double(entry["latitude"]), let lon = Self.double(entry["longitude"]) {
+        if let lat = entry["latitude"]?.doubleValue, let lon = entry["longitude"]?.doubleValue {
           exchange.geocodePoint = try? Coordinate(latitude: lat, longitude: lon)
           exchange.request = "\(kind) \(JSONText.number(lat)),\(JSONText.number(lon))"
         } else if case .string(let text)? = entry["text"] {
@@ -129,7 +129,7 @@ struct SearchLogReader {
         if entry.event == "reply" {
           var name: String?
           if case .string(let n)? = entry["name"] { name = n }
-          exchange.geocodeResult = (Self.int(entry["count"]) ?? 0, name)
+          exchange.geocodeResult = (entry["count"]?.intValue ?? 0, name)
         } else {
           if case .string(let code)? = entry["error"] { exchange.failure = code }
           if case .string(let reason)? = entry["reason"] { exchange.geocodeReason = reason }
@@ -218,7 +218,7 @@ struct SearchLogReader {
       }
       if let match {
         context.claimedQueries.insert(match)
-        count = Self.int(queries[match]["count"])
+        count = queries[match]["count"]?.intValue
       }
     }
     let answered = exchange.status == 200 && errorCode == nil
@@ -324,55 +324,20 @@ struct SearchLogReader {
     return selected
   }
 
-  // MARK: Reading values
-
-  static func int(_ value: LogValue?) -> Int? {
-    switch value {
-    case .int(let n)?: Int(n)
-    case .double(let d)? where d == d.rounded() && abs(d) < 1e15: Int(d)
-    default: nil
-    }
-  }
-
-  static func double(_ value: LogValue?) -> Double? {
-    switch value {
-    case .int(let n)?: Double(n)
-    case .double(let d)?: d
-    default: nil
-    }
-  }
-
-  /// `GET /path?a=1&b=2` → the path and the query parameters, in order. The log writes values
-  /// unencoded, so an `&` belongs to the value before it unless a `name=` follows.
+  /// `GET /path?a=1&b=2` → the path and the query parameters, in order
+  /// (``HTTPRequest/init(summary:)``).
   static func split(_ summary: String) -> (path: String, query: [(String, String)]) {
-    var rest = Substring(summary)
-    if let space = rest.firstIndex(of: " ") { rest = rest[rest.index(after: space)...] }
-    guard let mark = rest.firstIndex(of: "?") else { return (String(rest), []) }
-    let path = String(rest[..<mark])
-    var query: [(String, String)] = []
-    for piece in rest[rest.index(after: mark)...].split(
-      separator: "&", omittingEmptySubsequences: false)
-    {
-      if let equals = piece.firstIndex(of: "="),
-        !piece[..<equals].isEmpty,
-        piece[..<equals].allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" })
-      {
-        query.append((String(piece[..<equals]), String(piece[piece.index(after: equals)...])))
-      } else if let last = query.indices.last {
-        query[last].1 += "&" + piece
-      }
-    }
-    return (path, query)
+    let request = HTTPRequest(summary: summary)
+    return (request.path, request.query.map { ($0.name, $0.value) })
   }
 
   /// The summary with the value of a `key` parameter (an API key) replaced by `***`, so that
   /// reports do not copy credentials.
   static func redactingKey(_ summary: String) -> String {
-    let (path, query) = split(summary)
-    guard query.contains(where: { $0.0 == "key" }) else { return summary }
-    let method = summary.split(separator: " ", maxSplits: 1).first.map(String.init) ?? "GET"
-    let parameters = query.map { "\($0.0)=\($0.0 == "key" ? "***" : $0.1)" }
-    return "\(method) \(path)?" + parameters.joined(separator: "&")
+    var request = HTTPRequest(summary: summary)
+    guard request.queryValue("key") != nil else { return summary }
+    request.query = request.query.map { ($0.name, $0.name == "key" ? "***" : $0.value) }
+    return request.summary
   }
 
   /// NCMB's `code` or the three-word service's `error.code`, if the body is an error.

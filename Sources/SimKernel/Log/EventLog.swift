@@ -16,6 +16,48 @@ public enum LogValue: Hashable, Sendable {
   case array([LogValue])
 }
 
+extension LogValue {
+  /// The value as JSON, as ``EventLog/jsonLine(_:)`` writes it (non-finite numbers as `null`).
+  public var json: JSONValue {
+    switch self {
+    case .null: .null
+    case .bool(let b): .bool(b)
+    case .int(let i): .number(Double(i))
+    case .double(let d): d.isFinite ? .number(d) : .null
+    case .string(let s): .string(s)
+    case .array(let values): .array(values.map(\.json))
+    }
+  }
+
+  /// The number, for an integer or a floating-point value.
+  public var doubleValue: Double? {
+    switch self {
+    case .double(let d): d
+    case .int(let i): Double(i)
+    default: nil
+    }
+  }
+
+  /// The integer, for an integer or a floating-point value with no fraction.
+  public var intValue: Int? {
+    switch self {
+    case .int(let i): Int(i)
+    case .double(let d) where d == d.rounded() && abs(d) < 1e15: Int(d)
+    default: nil
+    }
+  }
+
+  /// The boolean, for a boolean value.
+  public var boolValue: Bool? {
+    if case .bool(let b) = self { b } else { nil }
+  }
+
+  /// The string, for a string value.
+  public var stringValue: String? {
+    if case .string(let s) = self { s } else { nil }
+  }
+}
+
 /// A named value of a log entry; entries keep their fields in the order given.
 public struct LogField: Hashable, Sendable {
   /// The field's name.

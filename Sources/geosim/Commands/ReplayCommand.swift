@@ -127,7 +127,8 @@ enum ReplayCommand {
     progress.end()
 
     let summary = JSONValue.array(results.map(\.json))
-    try write(summary.jsonText + "\n", to: outURL.appendingPathComponent("results.json"))
+    try ReportWriter.write(
+      summary.jsonText + "\n", to: outURL.appendingPathComponent("results.json"))
     try writeRunReport(
       results.map { entry(for: $0, in: outURL, allowOutside: allowOutside) }, to: outURL)
     if format == "json" {
@@ -204,14 +205,18 @@ enum ReplayCommand {
       }
       let report = try ScenarioReport(
         input: ReportInput(run), context: run.world.geos, resources: resources)
-      try write(report.json.jsonText + "\n", to: folder.appendingPathComponent("report.json"))
-      try write(report.markdown(), to: folder.appendingPathComponent("report.md"))
-      if let map = report.mapSVG() { try write(map, to: folder.appendingPathComponent("map.svg")) }
+      try ReportWriter.write(
+        report.json.jsonText + "\n", to: folder.appendingPathComponent("report.json"))
+      try ReportWriter.write(report.markdown(), to: folder.appendingPathComponent("report.md"))
+      if let map = report.mapSVG() {
+        try ReportWriter.write(map, to: folder.appendingPathComponent("map.svg"))
+      }
       if let latency = report.latencySVG() {
-        try write(latency, to: folder.appendingPathComponent("latency.svg"))
+        try ReportWriter.write(latency, to: folder.appendingPathComponent("latency.svg"))
       }
       // Written last: its presence tells the parent the scenario finished.
-      try write(run.result.json.jsonText + "\n", to: folder.appendingPathComponent("result.json"))
+      try ReportWriter.write(
+        run.result.json.jsonText + "\n", to: folder.appendingPathComponent("result.json"))
     }
     return 0
   }
@@ -244,8 +249,9 @@ enum ReplayCommand {
         reason: "the worker wrote no report", lastEvents: [])
     }
     let report = ScenarioReport(crashed: crashed, scenario: scenario)
-    try? write(report.json.jsonText + "\n", to: folder.appendingPathComponent("report.json"))
-    try? write(report.markdown(), to: folder.appendingPathComponent("report.md"))
+    try? ReportWriter.write(
+      report.json.jsonText + "\n", to: folder.appendingPathComponent("report.json"))
+    try? ReportWriter.write(report.markdown(), to: folder.appendingPathComponent("report.md"))
     return RunReport.Entry(
       name: result.scenario, json: report.json, markdown: report.markdown(), figures: [])
   }
@@ -255,10 +261,11 @@ enum ReplayCommand {
 
   static func writeRunReport(_ entries: [RunReport.Entry], to out: URL) throws {
     let report = RunReport(entries: entries)
-    try write(report.json.jsonText + "\n", to: out.appendingPathComponent("report.json"))
-    try write(report.markdown(), to: out.appendingPathComponent("report.md"))
-    try write(report.junitXML(), to: out.appendingPathComponent("junit.xml"))
-    try write(report.html(), to: out.appendingPathComponent("index.html"))
+    try ReportWriter.write(
+      report.json.jsonText + "\n", to: out.appendingPathComponent("report.json"))
+    try ReportWriter.write(report.markdown(), to: out.appendingPathComponent("report.md"))
+    try ReportWriter.write(report.junitXML(), to: out.appendingPathComponent("junit.xml"))
+    try ReportWriter.write(report.html(), to: out.appendingPathComponent("index.html"))
   }
 
   // MARK: Helpers
@@ -301,11 +308,4 @@ enum ReplayCommand {
     throw UsageError("geosim replay: cannot find its own executable to start workers")
   }
 
-  /// Writes `text` to `url` through a temporary file and a rename, so that an interrupted run
-  /// never leaves a half-written file.
-  static func write(_ text: String, to url: URL) throws {
-    try FileManager.default.createDirectory(
-      at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-    try Data(text.utf8).write(to: url, options: .atomic)
-  }
 }

@@ -100,7 +100,7 @@ enum SweepCommand {
     for file in outputFiles + ["grid.json", "runs"] {
       try? FileManager.default.removeItem(at: outURL.appendingPathComponent(file))
     }
-    try ReplayCommand.write(
+    try ReportWriter.write(
       JSONValue.object(["base": .string(base), "grid": grid.json]).jsonText + "\n",
       to: outURL.appendingPathComponent("grid.json"))
     var common = ["sweep-worker", "--base", base, "--out", outURL.path]
@@ -115,7 +115,7 @@ enum SweepCommand {
       crashed: { unit, ending in
         let run = SweepRun(
           index: indices[unit], values: grid.values(at: indices[unit]), crash: ending.reason)
-        try? ReplayCommand.write(run.json.jsonText + "\n", to: runURL(outURL, indices[unit]))
+        try? ReportWriter.write(run.json.jsonText + "\n", to: runURL(outURL, indices[unit]))
         return run
       },
       finished: { _, run in progress.finished("point \(run.index)") })
@@ -155,13 +155,13 @@ enum SweepCommand {
   ]
 
   static func write(_ report: SweepReport, to out: URL) throws {
-    try ReplayCommand.write(
+    try ReportWriter.write(
       report.json.jsonText + "\n", to: out.appendingPathComponent("sweep.json"))
-    try ReplayCommand.write(report.markdown(), to: out.appendingPathComponent("sweep.md"))
-    try ReplayCommand.write(
+    try ReportWriter.write(report.markdown(), to: out.appendingPathComponent("sweep.md"))
+    try ReportWriter.write(
       report.sensitivitySVG(), to: out.appendingPathComponent("sensitivity.svg"))
-    try ReplayCommand.write(report.latencySVG(), to: out.appendingPathComponent("latency.svg"))
-    try ReplayCommand.write(report.html(), to: out.appendingPathComponent("index.html"))
+    try ReportWriter.write(report.latencySVG(), to: out.appendingPathComponent("latency.svg"))
+    try ReportWriter.write(report.html(), to: out.appendingPathComponent("index.html"))
   }
 
   /// `geosim sweep-worker --base FILE --out DIR [--allow-outside-paths] INDEX...`: replays the
@@ -195,7 +195,7 @@ enum SweepCommand {
       let report = try ScenarioReport(
         input: ReportInput(run), context: run.world.geos, resources: resources)
       let sweepRun = SweepRun(index: index, values: grid.values(at: index), report: report)
-      try ReplayCommand.write(sweepRun.json.jsonText + "\n", to: runURL(outURL, index))
+      try ReportWriter.write(sweepRun.json.jsonText + "\n", to: runURL(outURL, index))
     }
     return 0
   }

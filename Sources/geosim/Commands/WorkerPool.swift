@@ -1,6 +1,7 @@
 import Foundation
 import JSON
 import Replay
+import Reporting
 import Synchronization
 
 /// Runs scenarios in `geosim replay-worker` processes (``WorkerProcesses``) and turns a worker
@@ -67,7 +68,7 @@ struct WorkerPool: Sendable {
     result.crash = ReplayResult.Crash(
       reason: ending.reason, lastEvents: lines.suffix(Self.crashContext).map(String.init))
     result.eventCount = lines.count
-    try? ReplayCommand.write(result.json.jsonText + "\n", to: resultURL(scenario.name))
+    try? ReportWriter.write(result.json.jsonText + "\n", to: resultURL(scenario.name))
     return result
   }
 }
