@@ -138,7 +138,7 @@ extension ScenarioRun {
     throws
     -> Double
   {
-    guard let entry = world.firstTrueEntry(into: region) else {
+    guard let entry = try world.firstTrueEntry(into: region) else {
       throw ScenarioFailure(
         scenario: scenarioLabel,
         failures: [

@@ -31,7 +31,14 @@ extension World {
         }
       let regionText =
         "the region \(Self.text(region.center)) r = \(JSONText.number(region.radius)) m"
-      guard let entry = Truth.firstEntry(into: region, along: trueSamples) else {
+      let truth: (time: SimTime, coordinate: Coordinate)?
+      do {
+        truth = try firstTrueEntry(into: region)
+      } catch {
+        return outcome(
+          kind, false, "the true entry into \(regionText) could not be computed: \(error)")
+      }
+      guard let entry = truth else {
         if let delivered {
           return outcome(
             kind, false,

@@ -25,7 +25,7 @@ import Testing
     // 1 km south, 100 m steps every 10 s: the 250 m circle is reached after 750 m, at 75 s.
     let samples = try track(fromMetresSouth: 1_000, seconds: 20)
     let entry = try #require(
-      Truth.firstEntry(into: .init(center: center, radius: 250), along: samples))
+      try Truth.firstEntry(into: .init(center: center, radius: 250), along: samples))
     #expect(abs(entry.time.seconds - 75) < 1e-6)
     #expect(abs(Geodesic.wgs84.inverse(from: center, to: entry.coordinate).distance - 250) < 0.01)
   }
@@ -40,20 +40,20 @@ import Testing
         time: .seconds(100), coordinate: try projection.unproject(Position(x: 0, y: 500))),
     ]
     let entry = try #require(
-      Truth.firstEntry(into: .init(center: center, radius: 100), along: samples))
+      try Truth.firstEntry(into: .init(center: center, radius: 100), along: samples))
     #expect(abs(entry.time.seconds - 40) < 1e-6)
   }
 
   @Test func startingInsideIsAnEntryAtTheStart() throws {
     let samples = try track(fromMetresSouth: 50, seconds: 3)
     let entry = try #require(
-      Truth.firstEntry(into: .init(center: center, radius: 100), along: samples))
+      try Truth.firstEntry(into: .init(center: center, radius: 100), along: samples))
     #expect(entry.time == .zero)
   }
 
   @Test func passingBesideTheCircleIsNoEntry() throws {
     let samples = try track(fromMetresSouth: 1_000, seconds: 20, eastOffset: 300)
-    #expect(Truth.firstEntry(into: .init(center: center, radius: 250), along: samples) == nil)
+    #expect(try Truth.firstEntry(into: .init(center: center, radius: 250), along: samples) == nil)
   }
 }
 
