@@ -5,12 +5,12 @@ import Replay
 extension AppCatalog {
   /// The five reference apps (`ThreeWordLocator`, `StationFinder`, `PinDrop`, `WeatherWidget`,
   /// `ArrivalAlarm`), each `as-published` and `corrected`: the apps `geosim replay` knows.
-  /// Add your own with ``AppCatalog/register(_:variants:make:)``.
+  /// Add your own with ``AppCatalog/register(_:variants:events:make:)``.
   public static var referenceApps: AppCatalog {
     var catalog = AppCatalog()
     let variants = ReferenceAppVariant.allCases.map(\.rawValue)
     for kind in ReferenceAppKind.allCases {
-      catalog.register(kind.rawValue, variants: variants) { context in
+      catalog.register(kind.rawValue, variants: variants, events: kind.events) { context in
         guard let variant = ReferenceAppVariant(rawValue: context.variant ?? "") else {
           throw AppConfigurationError(path: "", "expected a variant: \(variants)")
         }

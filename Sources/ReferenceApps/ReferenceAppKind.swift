@@ -45,6 +45,29 @@ public struct ReferenceAppServices {
 }
 
 extension ReferenceAppKind {
+  /// The names of the events the app records as its own (source `"app"`), for scenario checks.
+  public var events: [String] {
+    switch self {
+    case .threeWordLocator:
+      ["location.skipped", "label", "search", "markers", "camera"]
+    case .stationFinder:
+      ["search.near", "search.box", "search.dropped", "search.results", "markers"]
+    case .pinDrop:
+      ["gesture", "address.failed", "pin", "address"]
+    case .weatherWidget:
+      [
+        "location.stored", "weather.deferred", "weather.requested", "weather.received",
+        "weather.failed",
+      ]
+    case .arrivalAlarm:
+      [
+        "destination.failed", "destination", "alarm.noDestination", "alarm.removed",
+        "alarm.registered", "monitoring.skipped", "monitoring.started", "region.state",
+        "alarm.alreadyInside", "region.entered",
+      ]
+    }
+  }
+
   /// Validates `configuration` (a JSON object; unknown keys and wrong types are errors) and
   /// returns the factory the phone calls at each launch.
   ///

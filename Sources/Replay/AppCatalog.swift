@@ -36,7 +36,7 @@ public struct AppConfigurationError: Error, Sendable, CustomStringConvertible {
 /// the phone calls at every launch.
 ///
 /// The `geosim` tool's catalog holds the five reference apps; a test suite adds its own app
-/// model with ``register(_:variants:make:)`` and replays the same scenarios against it.
+/// model with ``register(_:variants:events:make:)`` and replays the same scenarios against it.
 public struct AppCatalog: Sendable {
   /// Makes an app's launch factory for one world; throws ``AppConfigurationError`` for a bad
   /// configuration.
@@ -44,6 +44,7 @@ public struct AppCatalog: Sendable {
 
   struct Entry: Sendable {
     let variants: [String]
+    let events: [String]
     let make: Maker
   }
 
@@ -63,11 +64,13 @@ public struct AppCatalog: Sendable {
   /// - Parameters:
   ///   - variants: the variant names the app accepts; empty when it has none. A scenario
   ///     naming an app with variants must pick one.
+  ///   - events: the names of the events the app records with `Phone.recordAppEvent` (source
+  ///     `"app"`); a scenario's `count` expectation may name only these and the phone's own.
   ///   - make: builds the launch factory from a world's context.
   public mutating func register(
-    _ name: String, variants: [String] = [], make: @escaping Maker
+    _ name: String, variants: [String] = [], events: [String] = [], make: @escaping Maker
   ) {
-    entries[name] = Entry(variants: variants, make: make)
+    entries[name] = Entry(variants: variants, events: events, make: make)
   }
 
   func entry(_ name: String) -> Entry? { entries[name] }

@@ -1,4 +1,5 @@
 import Cloud
+import Device
 import Foundation
 import Geo
 import JSON
@@ -24,11 +25,12 @@ extension World {
     switch expectation.rule {
     case .notificationAfterEntry(let prefix, let region, let within):
       let kind = "notificationAfterEntry"
-      let delivered = simulation.log.entries(source: "notifications", event: "delivered")
-        .first { entry in
-          if case .string(let id)? = entry["identifier"] { return id.hasPrefix(prefix) }
-          return false
+      let delivered = simulation.log.events(NotificationEvent.self).first { _, event in
+        if case .delivered(let request, _, _, _) = event {
+          return request.identifier.hasPrefix(prefix)
         }
+        return false
+      }?.entry
       let regionText =
         "the region \(Self.text(region.center)) r = \(JSONText.number(region.radius)) m"
       let truth: (time: SimTime, coordinate: Coordinate)?
@@ -69,12 +71,11 @@ extension World {
 
     case .noRequestNear(let coordinate, let tolerance):
       let kind = "noRequestNear"
-      for entry in simulation.log.entries(source: "network", event: "request") {
-        for found in RequestCoordinates.extract(from: entry) {
+      for (entry, event) in simulation.log.events(NetworkEvent.self) {
+        guard case .request(_, let service, let request) = event else { continue }
+        for found in RequestCoordinates.extract(from: request) {
           let distance = Geodesic.wgs84.inverse(from: coordinate, to: found).distance
           if distance <= tolerance {
-            let service: String
-            if case .string(let s)? = entry["service"] { service = s } else { service = "?" }
             return outcome(
               kind, false,
               "expected no request within \(JSONText.number(tolerance)) m of "
@@ -231,14 +232,13 @@ extension Expectation.StationQuery {
   }
 }
 
-/// Coordinates carried by a logged network request: query parameters (`lat`/`lon`,
-/// `coordinates=lat,lng`, `focus=lat,lng`) and `latitude`/`longitude` pairs anywhere in a JSON
-/// body (an NCMB where-clause).
+/// Coordinates carried by a network request: query parameters (`lat`/`lon`,
+/// `coordinates=lat,lng`, `focus=lat,lng`) and `latitude`/`longitude` pairs anywhere in its
+/// JSON body (an NCMB where-clause).
 enum RequestCoordinates {
-  static func extract(from entry: LogEntry) -> [Coordinate] {
+  static func extract(from request: HTTPRequest) -> [Coordinate] {
     var found: [Coordinate] = []
-    if case .string(let summary)? = entry["request"] {
-      let request = HTTPRequest(summary: summary)
+    do {
       func parameter(_ name: String) -> String? {
         request.queryValue(name).map { $0.removingPercentEncoding ?? $0 }
       }
@@ -257,10 +257,7 @@ enum RequestCoordinates {
         }
       }
     }
-    if case .string(let body)? = entry["body"], let value = try? JSONValue(parsing: Data(body.utf8))
-    {
-      collect(value, into: &found)
-    }
+    if let body = request.body { collect(body, into: &found) }
     return found
   }
 

@@ -147,6 +147,14 @@ public final class World {
     } else if scenario.app.variant != nil {
       throw fail("app.variant", "the app '\(scenario.app.name)' has no variants")
     }
+    for (index, expectation) in scenario.expectations.enumerated() {
+      guard case .count(let source, let event, _, _, _, _, _) = expectation.rule else { continue }
+      if let problem = LoggedEvents.problem(
+        source: source, event: event, appEvents: entry.events, appName: scenario.app.name)
+      {
+        throw fail("expectations[\(index)].\(problem.member)", problem.message)
+      }
+    }
     let context = AppContext(
       network: network, geocodingService: GeocodingService(gazetteer: gazetteer),
       variant: scenario.app.variant, configuration: scenario.app.configuration)
@@ -271,9 +279,7 @@ public final class World {
   }
 
   private func perform(_ event: TimelineEvent, index: Int) {
-    simulation.log.record(
-      at: simulation.now, source: "timeline", event: event.action.name,
-      [LogField("index", .int(Int64(index)))])
+    simulation.log.record(TimelineLogEvent.applied(event.action, index: index), at: simulation.now)
     do {
       try apply(event, index: index)
     } catch {
@@ -281,8 +287,7 @@ public final class World {
         time: event.at, origin: event.origin, message: "\(error)")
       timelineErrors.append(failure)
       simulation.log.record(
-        at: simulation.now, source: "timeline", event: "failed",
-        [LogField("index", .int(Int64(index))), LogField("message", .string(failure.message))])
+        TimelineLogEvent.failed(index: index, message: failure.message), at: simulation.now)
     }
   }
 

@@ -81,7 +81,8 @@ extension AppCatalog {
   /// The catalog the tests use: the fix counter, in a `careful` and a `trapping` variant.
   static var testing: AppCatalog {
     var catalog = AppCatalog()
-    catalog.register("FixCounter", variants: ["careful", "trapping"]) { context in
+    catalog.register("FixCounter", variants: ["careful", "trapping"], events: ["fix"]) {
+      context in
       guard case .object(let config) = context.configuration, config.isEmpty else {
         throw AppConfigurationError(path: "", "FixCounter takes no configuration")
       }

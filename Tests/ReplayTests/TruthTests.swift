@@ -1,5 +1,8 @@
+import Cloud
 import Device
+import Foundation
 import Geo
+import JSON
 import SimKernel
 import Testing
 
@@ -59,12 +62,10 @@ import Testing
 
 /// Coordinates are found in whatever a request carries.
 @Suite struct RequestCoordinateTests {
-  func entry(_ request: String, body: String? = nil) -> LogEntry {
-    let log = EventLog()
-    log.record(
-      at: .zero, source: "network", event: "request",
-      [LogField("request", .string(request)), LogField("body", body.map { .string($0) } ?? .null)])
-    return log.entries[0]
+  func entry(_ summary: String, body: JSONValue? = nil) -> HTTPRequest {
+    var request = HTTPRequest(summary: summary)
+    request.body = body
+    return request
   }
 
   @Test func queryParametersAndBodiesAreRead() throws {
@@ -76,9 +77,10 @@ import Testing
     let ncmb = RequestCoordinates.extract(
       from: entry(
         "GET /classes/Station",
-        body:
-          #"{"where":{"geo":{"$nearSphere":{"__type":"GeoPoint","latitude":35.6,"longitude":139.7}}}}"#
-      ))
+        body: try JSONValue(
+          parsing: Data(
+            #"{"where":{"geo":{"$nearSphere":{"__type":"GeoPoint","latitude":35.6,"longitude":139.7}}}}"#
+              .utf8))))
     #expect(ncmb == [try Coordinate(latitude: 35.6, longitude: 139.7)])
   }
 }

@@ -144,29 +144,20 @@ private func distance(_ a: Coordinate, _ b: Coordinate) -> Double {
   }
 }
 
-/// A log builder for the constructed matching cases.
+/// A log builder for the constructed matching cases, from the events the phone declares.
 private final class Log {
   let log = EventLog()
-  func add(_ time: Double, _ source: String, _ event: String, _ fields: [String: LogValue]) {
-    log.record(
-      at: .seconds(time), source: source, event: event,
-      fields.keys.sorted().map { LogField($0, fields[$0]!) })
+  func add(_ time: Double, _ event: some LogEvent) {
+    log.record(event, at: .seconds(time))
   }
   func start(_ time: Double, _ id: String, _ at: Coordinate, radius: Double = 100) {
-    add(
-      time, "region", "startMonitoring",
-      [
-        "identifier": .string(id), "latitude": .double(at.latitude),
-        "longitude": .double(at.longitude), "radius": .double(radius),
-      ])
+    add(time, RegionEvent.startMonitoring(identifier: id, center: at, radius: radius))
   }
-  func decided(_ time: Double, _ id: String, _ state: String, request: String? = nil) {
-    var fields: [String: LogValue] = [
-      "identifier": .string(id), "state": .string(state),
-      "estimateLatitude": .double(centre.latitude), "estimateLongitude": .double(centre.longitude),
-    ]
-    if let request { fields["request"] = .string(request) }
-    add(time, "region", "decided", fields)
+  func decision(_ id: String, _ state: RegionState, request: String? = nil) -> RegionDecision {
+    RegionDecision(identifier: id, state: state, estimate: centre, request: request)
+  }
+  func decided(_ time: Double, _ id: String, _ state: RegionState, request: String? = nil) {
+    add(time, RegionEvent.decided(decision(id, state, request: request)))
   }
 }
 
@@ -181,16 +172,14 @@ private final class Log {
     let log = Log()
     log.start(0, "home", centre)
     log.start(0, "far", far)
-    log.decided(95, "home", "inside")
-    log.add(100, "region", "didEnterRegion", ["identifier": .string("home")])
-    log.add(105, "region", "didEnterRegion", ["identifier": .string("home")])
-    log.add(130, "region", "missed", ["identifier": .string("home"), "state": .string("outside")])
-    log.decided(292, "home", "inside")
-    log.add(
-      300, "region", "suppressed",
-      ["identifier": .string("home"), "cause": .string("appNotInUse")])
-    log.add(400, "region", "didExitRegion", ["identifier": .string("home")])
-    log.add(50, "region", "didEnterRegion", ["identifier": .string("far")])
+    log.decided(95, "home", .inside)
+    log.add(100, RegionEvent.didEnterRegion(identifier: "home", notified: true))
+    log.add(105, RegionEvent.didEnterRegion(identifier: "home", notified: true))
+    log.add(130, RegionEvent.missed(log.decision("home", .outside)))
+    log.decided(292, "home", .inside)
+    log.add(300, RegionEvent.suppressed(identifier: "home", cause: .appNotInUse))
+    log.add(400, RegionEvent.didExitRegion(identifier: "home", notified: true))
+    log.add(50, RegionEvent.didEnterRegion(identifier: "far", notified: true))
     let events = log.log.entries.sorted { ($0.time, $0.sequence) < ($1.time, $1.sequence) }
 
     let report = try GeofenceReport(
@@ -199,7 +188,7 @@ private final class Log {
     let home = 1
     let crossings = report.crossings.filter { $0.fence == home }
     #expect(crossings.map(\.direction) == [.entry, .exit, .entry, .exit])
-    #expect(crossings.map(\.cause) == [nil, "missed", "appNotInUse", nil])
+    #expect(crossings.map(\.cause) == [nil, .missed, .appNotInUse, nil])
 
     let observations = report.observations
     #expect(observations.map(\.outcome) == [.falseTrigger, .detected, .duplicate, .detected])
@@ -239,32 +228,30 @@ private final class Log {
 
   @Test func aLocationNotificationIsAFenceUntilItsDeliveryAndPermissionCausesAreReported() throws {
     let log = Log()
-    let trigger: [String: LogValue] = [
-      "trigger": .string("location"), "repeats": .bool(false), "region": .string("r"),
-      "latitude": .double(centre.latitude), "longitude": .double(centre.longitude),
-      "radius": .double(100), "notifyOnEntry": .bool(true), "notifyOnExit": .bool(false),
-    ]
-    log.add(0, "notifications", "added", trigger.merging(["identifier": .string("a")]) { $1 })
-    log.add(0, "notifications", "added", trigger.merging(["identifier": .string("b")]) { $1 })
-    log.decided(98, "r", "inside", request: "a")
-    log.decided(98, "r", "inside", request: "b")
-    log.add(
-      104, "notifications", "delivered",
-      trigger.merging(["identifier": .string("a"), "stillPending": .bool(false)]) { $1 })
-    log.add(
-      106, "notifications", "suppressed",
-      ["identifier": .string("b"), "cause": .string("notificationPermission")])
-    log.add(
-      106, "notifications", "delivered",
-      trigger.merging(["identifier": .string("b"), "stillPending": .bool(false)]) { $1 })
+    var region = CircularRegion(center: centre, radius: 100, identifier: "r")
+    region.notifyOnExit = false
+    func request(_ id: String) -> LoggedNotificationRequest {
+      LoggedNotificationRequest(
+        identifier: id, trigger: .location(region, repeats: false), fireTime: nil)
+    }
+    func delivered(_ id: String) -> NotificationEvent {
+      .delivered(request(id), stillPending: false, replacedDelivered: false, nextFireTime: nil)
+    }
+    log.add(0, NotificationEvent.added(request("a")))
+    log.add(0, NotificationEvent.added(request("b")))
+    log.decided(98, "r", .inside, request: "a")
+    log.decided(98, "r", .inside, request: "b")
+    log.add(104, delivered("a"))
+    log.add(106, NotificationEvent.suppressed(identifier: "b", cause: .notificationPermission))
+    log.add(106, delivered("b"))
     let report = try GeofenceReport(
       events: log.log.entries, trueSamples: thereAndBack(), context: GEOSContext())
     #expect(report.fences.map(\.identifier) == ["a", "b"])
-    #expect(report.fences.map(\.endedBy) == ["delivered", "delivered"])
+    #expect(report.fences.map(\.endedBy) == [.delivered, .delivered])
     // Entries only (notifyOnExit is false), and only while active: the second pass is after
     // the deliveries.
     #expect(report.crossings.map(\.direction) == [.entry, .entry])
-    #expect(report.crossings.map(\.cause) == [nil, "notificationPermission"])
+    #expect(report.crossings.map(\.cause) == [nil, .notificationPermission])
     #expect(report.observations.count == 1)
     #expect(abs(try #require(report.observations.first?.latency) - 14) < 1e-6)
   }
@@ -273,13 +260,13 @@ private final class Log {
     let log = Log()
     // Registered at 100 s, inside the circle (entered at 90 s): no entry is expected.
     log.start(100, "home", centre)
-    log.add(250, "region", "stopMonitoring", ["identifier": .string("home")])
+    log.add(250, RegionEvent.stopMonitoring(identifier: "home"))
     log.start(260, "again", centre)
-    log.add(300, "phone", "reboot", [:])
+    log.add(300, PhoneEvent.reboot)
     let report = try GeofenceReport(
       events: log.log.entries, trueSamples: thereAndBack(), context: GEOSContext())
     #expect(report.fences.map(\.identifier) == ["home", "again"])
-    #expect(report.fences.map(\.endedBy) == ["stopMonitoring", "reboot"])
+    #expect(report.fences.map(\.endedBy) == [.stopMonitoring, .reboot])
     #expect(report.truth.map(\.insideAtStart) == [true, false])
     #expect(abs(report.truth[0].timeInside - 10) < 1e-6)
     #expect(abs(report.truth[1].timeInside - 10) < 1e-6)
@@ -287,7 +274,7 @@ private final class Log {
     // at 310 s comes after the reboot.
     #expect(report.crossings.map(\.fence) == [0, 1])
     #expect(report.crossings.map(\.direction) == [.exit, .entry])
-    #expect(report.crossings.map(\.cause) == ["fenceEnded", "fenceEnded"])
+    #expect(report.crossings.map(\.cause) == [.fenceEnded, .fenceEnded])
   }
 
   @Test func theShippedArrivalAlarmHasOneTrueEntryDetectedWithAPlausibleLatency() throws {

@@ -1,4 +1,5 @@
 import Cloud
+import Device
 import Foundation
 import Geo
 import JSON
@@ -23,35 +24,29 @@ private final class SearchLogBuilder {
 
   func request(at t: Double, id: Int, service: String, _ summary: String) {
     log.record(
-      at: .seconds(t), source: "network", event: "request",
-      [
-        LogField("id", .int(Int64(id))), LogField("service", .string(service)),
-        LogField("request", .string(summary)), LogField("body", .null),
-      ])
+      NetworkEvent.request(id: id, service: service, request: HTTPRequest(summary: summary)),
+      at: .seconds(t))
   }
 
   func response(
     at t: Double, id: Int, service: String, sentAt: Double, status: Int, body: JSONValue
   ) {
     log.record(
-      at: .seconds(t), source: "network", event: "response",
-      [
-        LogField("id", .int(Int64(id))), LogField("service", .string(service)),
-        LogField("networkSeconds", .double(t - sentAt - 0.02)),
-        LogField("serviceSeconds", .double(0.02)),
-        LogField("totalSeconds", .double(t - sentAt)), LogField("status", .int(Int64(status))),
-        LogField("body", .string(body.jsonText)),
-      ])
+      NetworkEvent.response(
+        id: id, service: service, networkTime: .seconds(t - sentAt - 0.02),
+        serviceTime: .seconds(0.02), totalTime: .seconds(t - sentAt),
+        result: .success(HTTPResponse(status: status, body: body))),
+      at: .seconds(t))
   }
 
-  func failure(at t: Double, id: Int, service: String, sentAt: Double, _ failure: String) {
+  func failure(
+    at t: Double, id: Int, service: String, sentAt: Double, _ failure: NetworkFailure
+  ) {
     log.record(
-      at: .seconds(t), source: "network", event: "response",
-      [
-        LogField("id", .int(Int64(id))), LogField("service", .string(service)),
-        LogField("networkSeconds", .double(0)), LogField("serviceSeconds", .double(0)),
-        LogField("totalSeconds", .double(t - sentAt)), LogField("failure", .string(failure)),
-      ])
+      NetworkEvent.response(
+        id: id, service: service, networkTime: .zero, serviceTime: .zero,
+        totalTime: .seconds(t - sentAt), result: .failure(failure)),
+      at: .seconds(t))
   }
 
   /// Sends `query` at `t` and answers it with the datastore (or `body`) 0.1 s later.
@@ -198,13 +193,13 @@ private func lineOfStations() throws -> SearchLogBuilder {
 
   @Test func aRequestWhileOfflineIsFlaggedAndCountsAsAnError() throws {
     let log = try lineOfStations()
-    log.log.record(at: .seconds(1), source: "network", event: "offline")
+    log.log.record(NetworkEvent.offline, at: .seconds(1))
     let query = try near(35, 139, km: 1)
     log.request(
       at: 2, id: 1, service: "ncmb",
       "GET /2013-09-01/classes/Station?where=\(query.whereJSON.jsonText)")
-    log.failure(at: 2, id: 1, service: "ncmb", sentAt: 2, "notConnectedToInternet")
-    log.log.record(at: .seconds(3), source: "network", event: "online")
+    log.failure(at: 2, id: 1, service: "ncmb", sentAt: 2, .notConnectedToInternet)
+    log.log.record(NetworkEvent.online, at: .seconds(3))
     log.ncmb(query, id: 2, at: 4)
     let report = log.report()
     #expect(report.requests.count == 2)
@@ -231,7 +226,7 @@ private func lineOfStations() throws -> SearchLogBuilder {
       at: 1.2, id: 1, service: "ncmb", sentAt: 1, status: 503,
       body: .object(["error": .string("Service Unavailable")]))
     log.request(at: 2, id: 2, service: "ncmb", summary)
-    log.failure(at: 62, id: 2, service: "ncmb", sentAt: 2, "timedOut")
+    log.failure(at: 62, id: 2, service: "ncmb", sentAt: 2, .timedOut)
     log.request(at: 70, id: 3, service: "ncmb", "GET /2013-09-01/classes/Station?where={")
     log.response(
       at: 70.1, id: 3, service: "ncmb", sentAt: 70, status: 400,
@@ -256,17 +251,12 @@ private func lineOfStations() throws -> SearchLogBuilder {
     let log = try lineOfStations()
     log.ncmb(try near(0.001, -0.002, km: 1), id: 1, at: 1)
     log.log.record(
-      at: .seconds(2), source: "geocoder", event: "request",
-      [
-        LogField("kind", .string("reverse")), LogField("latitude", .double(0)),
-        LogField("longitude", .double(0)),
-      ])
+      GeocoderEvent.request(.reverse(try Coordinate(latitude: 0, longitude: 0))),
+      at: .seconds(2))
     log.log.record(
-      at: .seconds(2.3), source: "geocoder", event: "failure",
-      [
-        LogField("kind", .string("reverse")), LogField("error", .string("geocodeFoundNoResult")),
-        LogField("reason", .string("no address at (0.0, 0.0)")),
-      ])
+      GeocoderEvent.failure(
+        kind: "reverse", code: .geocodeFoundNoResult, reason: "no address at (0.0, 0.0)"),
+      at: .seconds(2.3))
     let report = log.report()
     #expect(report.requests[0].anomalies.contains(.nearNullIsland))
     #expect(report.requests[0].ncmb?.truth?.isEmpty == true)

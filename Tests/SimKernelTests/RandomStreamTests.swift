@@ -62,32 +62,3 @@ import Testing
     #expect(abs(medians[5_000] - 40) < 2)
   }
 }
-
-@Suite struct EventLogTests {
-  @Test func jsonLinesHaveAFixedShapeAndExactTimes() {
-    let log = EventLog()
-    log.record(
-      at: SimTime(nanoseconds: 1_500_000_001), source: "region", event: "didEnterRegion",
-      [
-        LogField("identifier", .string("home \"A\"")), LogField("latitude", .double(35.5)),
-        LogField("count", .int(3)), LogField("ok", .bool(true)), LogField("gap", .null),
-        LogField("list", .array([.int(1), .double(.nan)])),
-      ])
-    #expect(
-      log.jsonLines
-        == #"{"t":1.500000001,"ns":1500000001,"seq":0,"source":"region","event":"didEnterRegion","fields":{"identifier":"home \"A\"","latitude":35.5,"count":3,"ok":true,"gap":null,"list":[1,null]}}"#
-        + "\n")
-  }
-
-  @Test func theSinkSeesEveryEntryAsItIsRecorded() {
-    let log = EventLog()
-    var streamed: [String] = []
-    log.sink = { streamed.append(EventLog.jsonLine($0)) }
-    log.record(at: .zero, source: "a", event: "x")
-    log.record(at: .seconds(1), source: "b", event: "y", [LogField("v", .int(1))])
-    #expect(streamed.joined(separator: "\n") + "\n" == log.jsonLines)
-    #expect(log.entries(source: "b").count == 1)
-    #expect(log.entries[1]["v"] == .int(1))
-    #expect(log.entries[1]["missing"] == nil)
-  }
-}

@@ -159,15 +159,11 @@ public final class GeoDatastore {
     let objects = page.map { store!.objects[$0]! }
     if let simulation {
       simulation.log.record(
-        at: simulation.now, source: "ncmb", event: "query",
-        [
-          LogField("className", .string(query.className)),
-          LogField("where", .string(query.whereJSON.jsonText)),
-          LogField("limit", .int(Int64(query.limit))), LogField("skip", .int(Int64(query.skip))),
-          LogField("count", .int(Int64(matches.count))),
-          LogField("returned", .int(Int64(objects.count))),
-          LogField("invertedBox", .bool(normalization?.isInverted ?? false)),
-        ])
+        DatastoreEvent.query(
+          className: query.className, where: query.whereJSON, limit: query.limit,
+          skip: query.skip, count: matches.count, returned: objects.count,
+          invertedBox: normalization?.isInverted ?? false),
+        at: simulation.now)
     }
     return DatastoreResult(
       objects: objects, count: matches.count, boxNormalization: normalization)

@@ -52,7 +52,7 @@ public final class SimulatedNetwork {
     guard offline != isOffline else { return }
     isOffline = offline
     simulation.log.record(
-      at: simulation.now, source: "network", event: offline ? "offline" : "online")
+      offline ? NetworkEvent.offline : NetworkEvent.online, at: simulation.now)
   }
 
   /// Sends `request` to `service`; `completion` gets the response or a failure.
@@ -70,12 +70,7 @@ public final class SimulatedNetwork {
     let id = nextRequestID
     let sent = simulation.now
     simulation.log.record(
-      at: sent, source: "network", event: "request",
-      [
-        LogField("id", .int(Int64(id))), LogField("service", .string(service)),
-        LogField("request", .string(request.summary)),
-        LogField("body", request.body.map { .string($0.jsonText) } ?? .null),
-      ])
+      NetworkEvent.request(id: id, service: service, request: request), at: sent)
     if isOffline {
       finish(
         id: id, service: service, sent: sent, .failure(.notConnectedToInternet), after: .zero,
@@ -136,21 +131,11 @@ public final class SimulatedNetwork {
     let wasOffline = isOffline && networkTime == .zero
     _ = try? simulation.schedule(after: delay) { [weak self] in
       guard let self else { return }
-      var fields = [
-        LogField("id", .int(Int64(id))), LogField("service", .string(service)),
-        LogField("networkSeconds", .double(networkTime.seconds)),
-        LogField("serviceSeconds", .double(serviceTime.seconds)),
-        LogField("totalSeconds", .double((self.simulation.now - sent).seconds)),
-      ]
-      switch result {
-      case .success(let response):
-        fields.append(LogField("status", .int(Int64(response.status))))
-        fields.append(LogField("body", .string(response.body.jsonText)))
-      case .failure(let failure):
-        fields.append(LogField("failure", .string(failure.description)))
-      }
       self.simulation.log.record(
-        at: self.simulation.now, source: "network", event: "response", fields)
+        NetworkEvent.response(
+          id: id, service: service, networkTime: networkTime, serviceTime: serviceTime,
+          totalTime: self.simulation.now - sent, result: result),
+        at: self.simulation.now)
       if !wasOffline { self.release(service) }
       completion(result)
     }

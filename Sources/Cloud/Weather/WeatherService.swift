@@ -49,12 +49,7 @@ public final class WeatherService: SimulatedService {
     let latText = request.queryValue("lat")
     let lonText = request.queryValue("lon")
     requestedCoordinates.append((latText ?? "", lonText ?? ""))
-    simulation.log.record(
-      at: simulation.now, source: "weather", event: "request",
-      [
-        LogField("lat", latText.map(LogValue.string) ?? .null),
-        LogField("lon", lonText.map(LogValue.string) ?? .null),
-      ])
+    simulation.log.record(WeatherEvent.request(lat: latText, lon: lonText), at: simulation.now)
     guard let latText, let lonText else { return error(400, "Nothing to geocode") }
     guard let lat = Double(latText), lat.isFinite, (-90...90).contains(lat) else {
       return error(400, "wrong latitude")

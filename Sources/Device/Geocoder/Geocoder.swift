@@ -109,11 +109,7 @@ public final class Geocoder {
     _ location: Location, completionHandler: @escaping ([Placemark]?, GeocodeError?) -> Void
   ) {
     let c = location.coordinate
-    start(
-      "reverse",
-      [LogField("latitude", .double(c.latitude)), LogField("longitude", .double(c.longitude))],
-      completionHandler
-    ) { [service] in
+    start(.reverse(c), completionHandler) { [service] in
       guard let placemark = try service.gazetteer.placemark(at: c) else {
         throw GeocodeError(.geocodeFoundNoResult, "no address at \(c)")
       }
@@ -125,7 +121,7 @@ public final class Geocoder {
   public func geocodeAddressString(
     _ text: String, completionHandler: @escaping ([Placemark]?, GeocodeError?) -> Void
   ) {
-    start("forward", [LogField("text", .string(text))], completionHandler) { [service] in
+    start(.forward(text), completionHandler) { [service] in
       let found = service.gazetteer.places(matching: text)
       guard !found.isEmpty else {
         throw GeocodeError(.geocodeFoundNoResult, "no place matches \"\(text)\"")
@@ -147,7 +143,7 @@ public final class Geocoder {
   }
 
   private func start(
-    _ kind: String, _ fields: [LogField],
+    _ query: GeocodeQuery,
     _ completion: @escaping ([Placemark]?, GeocodeError?) -> Void,
     _ answer: @escaping () throws -> [Placemark]
   ) {
@@ -155,7 +151,8 @@ public final class Geocoder {
     let now = phone.simulation.now
     let admitted = service.admit(at: now)
     let offline = phone.airplaneMode
-    phone.log("geocoder", "request", [LogField("kind", .string(kind))] + fields)
+    let kind = query.kind
+    phone.record(GeocoderEvent.request(query))
     let reply: () -> Void = { [weak self] in
       guard let self else { return }
       self.inFlight = nil
@@ -194,14 +191,12 @@ public final class Geocoder {
   }
 
   private func logReply(_ kind: String, _ result: [Placemark]?, _ error: GeocodeError?) {
-    var fields = [LogField("kind", .string(kind))]
     if let error {
-      fields.append(LogField("error", .string(error.code.description)))
-      fields.append(LogField("reason", .string(error.reason)))
-    } else if let result {
-      fields.append(LogField("count", .int(Int64(result.count))))
-      fields.append(LogField("name", result.first?.name.map(LogValue.string) ?? .null))
+      phone.record(GeocoderEvent.failure(kind: kind, code: error.code, reason: error.reason))
+    } else {
+      phone.record(
+        GeocoderEvent.reply(
+          kind: kind, count: result?.count ?? 0, firstName: result?.first?.name))
     }
-    phone.log("geocoder", error == nil ? "reply" : "failure", fields)
   }
 }

@@ -188,11 +188,8 @@ public final class MapView: View {
     let start = camera
     let startTime = phone.simulation.now
     let duration = animationDuration
-    phone.log(
-      "map", "cameraAnimationBegan",
-      [
-        LogField("reason", .string(reason)), LogField("duration", .double(duration.seconds)),
-      ] + MapView.cameraFields(target))
+    phone.record(
+      MapEvent.cameraAnimationBegan(reason: reason, duration: duration, target: target))
     func frame() {
       let elapsed = phone.simulation.now - startTime
       let t = min(1, elapsed.seconds / duration.seconds)
@@ -218,24 +215,8 @@ public final class MapView: View {
   }
 
   private func logCamera(reason: String, animated: Bool = false) {
-    let r = region
-    phone.log(
-      "map", "camera",
-      [LogField("reason", .string(reason)), LogField("animated", .bool(animated))]
-        + MapView.cameraFields(camera)
-        + [
-          LogField("latitudeDelta", .double(r.span.latitudeDelta)),
-          LogField("longitudeDelta", .double(r.span.longitudeDelta)),
-        ])
-  }
-
-  private static func cameraFields(_ camera: MapCamera) -> [LogField] {
-    let c = camera.centerCoordinate
-    return [
-      LogField("latitude", .double(c.latitude)), LogField("longitude", .double(c.longitude)),
-      LogField("heading", .double(camera.heading)),
-      LogField("mapPointsPerPoint", .double(camera.mapPointsPerPoint)),
-    ]
+    phone.record(
+      MapEvent.camera(reason: reason, animated: animated, camera: camera, span: region.span))
   }
 
   /// Straight in map points (the short way round the world), geometric in scale, the short
@@ -298,10 +279,10 @@ public final class MapView: View {
       guard showsUserLocation != oldValue else { return }
       if showsUserLocation {
         items.append(userLocation)
-        logAnnotation("addAnnotation", userLocation, index: items.count - 1)
+        logAnnotation(added: true, userLocation, index: items.count - 1)
       } else if let index = items.firstIndex(where: { $0 === userLocation }) {
         items.remove(at: index)
-        logAnnotation("removeAnnotation", userLocation, index: index)
+        logAnnotation(added: false, userLocation, index: index)
       }
     }
   }
@@ -310,7 +291,7 @@ public final class MapView: View {
   public func addAnnotation(_ annotation: any Annotation) {
     guard !items.contains(where: { $0 === annotation }) else { return }
     items.append(annotation)
-    logAnnotation("addAnnotation", annotation, index: items.count - 1)
+    logAnnotation(added: true, annotation, index: items.count - 1)
   }
 
   /// Adds several annotations in order.
@@ -325,7 +306,7 @@ public final class MapView: View {
   public func removeAnnotation(_ annotation: any Annotation) {
     guard let index = items.firstIndex(where: { $0 === annotation }) else { return }
     items.remove(at: index)
-    logAnnotation("removeAnnotation", annotation, index: index)
+    logAnnotation(added: false, annotation, index: index)
   }
 
   /// Removes several annotations.
@@ -333,15 +314,10 @@ public final class MapView: View {
     for annotation in annotations { removeAnnotation(annotation) }
   }
 
-  private func logAnnotation(_ event: String, _ annotation: any Annotation, index: Int) {
-    let c = annotation.coordinate
-    phone.log(
-      "map", event,
-      [
-        LogField("kind", .string(annotation is UserLocation ? "userLocation" : "annotation")),
-        LogField("title", annotation.title.map(LogValue.string) ?? .null),
-        LogField("latitude", .double(c.latitude)), LogField("longitude", .double(c.longitude)),
-        LogField("index", .int(Int64(index))), LogField("count", .int(Int64(items.count))),
-      ])
+  private func logAnnotation(added: Bool, _ annotation: any Annotation, index: Int) {
+    let logged = LoggedAnnotation(
+      isUserLocation: annotation is UserLocation, title: annotation.title,
+      coordinate: annotation.coordinate, index: index, count: items.count)
+    phone.record(added ? MapEvent.addAnnotation(logged) : MapEvent.removeAnnotation(logged))
   }
 }

@@ -188,7 +188,8 @@ public final class NotificationStore {
       fireTime: Self.firstFireTime(of: request.trigger, addedAt: now))
     additions += 1
     entries[request.identifier] = entry
-    record(replaced ? "replaced" : "added", entry, at: now)
+    let logged = logged(entry)
+    record(replaced ? .replaced(logged) : .added(logged), at: now)
     return AddOutcome(replacedPending: replaced, dropped: enforceLimit(at: now))
   }
 
@@ -203,7 +204,7 @@ public final class NotificationStore {
     for entry in ranked[pendingLimit...] {
       entries.removeValue(forKey: entry.request.identifier)
       dropped.append(entry.request)
-      record("dropped", entry, at: now, [LogField("reason", .string("pendingLimit"))])
+      record(.dropped(logged(entry), reason: .pendingLimit), at: now)
     }
     return dropped
   }
@@ -245,14 +246,11 @@ public final class NotificationStore {
     } else {
       entries.removeValue(forKey: identifier)
     }
-    var extra = [
-      LogField("stillPending", .bool(rearmed)),
-      LogField("replacedDelivered", .bool(replacedDelivered)),
-    ]
-    if rearmed, let next = entry.fireTime {
-      extra.append(LogField("nextFireTime", .double(next.seconds)))
-    }
-    record("delivered", entry, at: now, extra, includeFireTime: false)
+    record(
+      .delivered(
+        logged(entry, includeFireTime: false), stillPending: rearmed,
+        replacedDelivered: replacedDelivered, nextFireTime: rearmed ? entry.fireTime : nil),
+      at: now)
     return notification
   }
 
@@ -266,7 +264,7 @@ public final class NotificationStore {
   /// identifier") and not logged.
   public func removePending(identifiers: [String], at now: SimTime) {
     for identifier in identifiers where entries.removeValue(forKey: identifier) != nil {
-      recordRemoval("removedPending", identifier, at: now)
+      record(.removedPending(identifier: identifier), at: now)
     }
   }
 
@@ -276,7 +274,7 @@ public final class NotificationStore {
     let identifiers = pending.map(\.identifier)
     entries.removeAll()
     for identifier in identifiers {
-      recordRemoval("removedPending", identifier, at: now)
+      record(.removedPending(identifier: identifier), at: now)
     }
   }
 
@@ -293,7 +291,7 @@ public final class NotificationStore {
         })
       else { continue }
       deliveredNotifications.remove(at: index)
-      recordRemoval("removedDelivered", identifier, at: now)
+      record(.removedDelivered(identifier: identifier), at: now)
     }
   }
 
@@ -303,7 +301,7 @@ public final class NotificationStore {
     let identifiers = deliveredNotifications.map(\.request.identifier)
     deliveredNotifications.removeAll()
     for identifier in identifiers {
-      recordRemoval("removedDelivered", identifier, at: now)
+      record(.removedDelivered(identifier: identifier), at: now)
     }
   }
 
@@ -364,35 +362,13 @@ public final class NotificationStore {
     return now + SimDuration(nanoseconds: Int64(nanoseconds))
   }
 
-  private func record(
-    _ event: String, _ entry: Entry, at now: SimTime, _ extra: [LogField] = [],
-    includeFireTime: Bool = true
-  ) {
-    var fields = [LogField("identifier", .string(entry.request.identifier))]
-    switch entry.request.trigger {
-    case nil:
-      fields.append(LogField("trigger", .string("immediate")))
-    case let trigger?:
-      fields.append(LogField("trigger", .string(trigger.kindName)))
-      fields.append(LogField("repeats", .bool(trigger.repeats)))
-      if case .location(let region, _) = trigger {
-        fields.append(LogField("region", .string(region.identifier)))
-        fields.append(LogField("latitude", .double(region.center.latitude)))
-        fields.append(LogField("longitude", .double(region.center.longitude)))
-        fields.append(LogField("radius", .double(region.radius)))
-        fields.append(LogField("notifyOnEntry", .bool(region.notifyOnEntry)))
-        fields.append(LogField("notifyOnExit", .bool(region.notifyOnExit)))
-      }
-    }
-    if includeFireTime, let fireTime = entry.fireTime {
-      fields.append(LogField("fireTime", .double(fireTime.seconds)))
-    }
-    log.record(at: now, source: "notifications", event: event, fields + extra)
+  private func logged(_ entry: Entry, includeFireTime: Bool = true) -> LoggedNotificationRequest {
+    LoggedNotificationRequest(
+      identifier: entry.request.identifier, trigger: entry.request.trigger,
+      fireTime: includeFireTime ? entry.fireTime : nil)
   }
 
-  private func recordRemoval(_ event: String, _ identifier: String, at now: SimTime) {
-    log.record(
-      at: now, source: "notifications", event: event, [LogField("identifier", .string(identifier))]
-    )
+  private func record(_ event: NotificationEvent, at now: SimTime) {
+    log.record(event, at: now)
   }
 }

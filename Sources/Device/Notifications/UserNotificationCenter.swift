@@ -118,9 +118,7 @@ public final class UserNotificationCenter {
   /// Applies the user's answer to the notification prompt.
   func resolveAuthorization(_ answer: PromptAnswer) {
     authorizationStatus = answer == .allow ? .authorized : .denied
-    phone.log(
-      "notifications", "authorization",
-      [LogField("status", .string(authorizationStatus.description))])
+    phone.record(NotificationEvent.authorization(authorizationStatus))
     let waiting = pendingAuthorization
     pendingAuthorization.removeAll()
     let granted = authorizationStatus == .authorized
@@ -142,12 +140,8 @@ public final class UserNotificationCenter {
           .tooManyRegions,
           "request \(request.identifier): the app already uses \(phone.parameters.maximumMonitoredRegions) regions"
         )
-        phone.log(
-          "notifications", "rejected",
-          [
-            LogField("identifier", .string(request.identifier)),
-            LogField("reason", .string("tooManyRegions")),
-          ])
+        phone.record(
+          NotificationEvent.rejected(identifier: request.identifier, reason: .tooManyRegions))
         later { completion?(error) }
         return
       }
@@ -233,12 +227,8 @@ public final class UserNotificationCenter {
     let wanted = state == .inside ? region.notifyOnEntry : region.notifyOnExit
     guard wanted else { return }
     guard phone.authorizer.isAuthorized && phone.authorizer.precise else {
-      phone.log(
-        "notifications", "suppressed",
-        [
-          LogField("identifier", .string(identifier)),
-          LogField("cause", .string("locationPermission")),
-        ])
+      phone.record(
+        NotificationEvent.suppressed(identifier: identifier, cause: .locationPermission))
       return
     }
     deliver(identifier)
@@ -246,12 +236,8 @@ public final class UserNotificationCenter {
 
   private func deliver(_ identifier: String) {
     guard authorizationStatus == .authorized else {
-      phone.log(
-        "notifications", "suppressed",
-        [
-          LogField("identifier", .string(identifier)),
-          LogField("cause", .string("notificationPermission")),
-        ])
+      phone.record(
+        NotificationEvent.suppressed(identifier: identifier, cause: .notificationPermission))
       // Undisplayable, it is still consumed, as the system consumes it [?].
       _ = try? store.deliver(identifier: identifier, at: now)
       finishIfDone(identifier)
@@ -264,13 +250,9 @@ public final class UserNotificationCenter {
     if foreground {
       options = delegate?.userNotificationCenter(self, willPresent: delivered) ?? []
     }
-    phone.log(
-      "notifications", "presented",
-      [
-        LogField("identifier", .string(identifier)),
-        LogField("appState", .string(phone.appState.rawValue)),
-        LogField("banner", .bool(options.contains(.banner))),
-      ])
+    phone.record(
+      NotificationEvent.presented(
+        identifier: identifier, appState: phone.appState, banner: options.contains(.banner)))
   }
 
   /// A delivered non-repeating location request stops watching its region.

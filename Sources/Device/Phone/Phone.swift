@@ -93,8 +93,9 @@ public final class Phone: SimulationEventHandler {
 
   // MARK: Logging
 
-  func log(_ source: String, _ event: String, _ fields: [LogField] = []) {
-    simulation.log.record(at: simulation.now, source: source, event: event, fields)
+  /// Records `event` in the world's log at the current instant.
+  func record(_ event: some LogEvent) {
+    simulation.log.record(event, at: simulation.now)
   }
 
   // MARK: Lifecycle
@@ -147,7 +148,7 @@ public final class Phone: SimulationEventHandler {
   public func reboot() {
     terminateApp()
     regionMonitor.removeAll()
-    log("phone", "reboot")
+    record(PhoneEvent.reboot)
     updateTickers()
   }
 
@@ -187,9 +188,7 @@ public final class Phone: SimulationEventHandler {
 
   private func setState(_ state: AppState, reason: LaunchReason? = nil) {
     appState = state
-    var fields = [LogField("state", .string(state.rawValue))]
-    if let reason { fields.append(LogField("reason", .string(reason.rawValue))) }
-    log("app", "state", fields)
+    record(AppLifecycleEvent.state(state, reason: reason))
   }
 
   private func scheduleSuspensionIfIdle(after delay: SimDuration) {
@@ -236,7 +235,7 @@ public final class Phone: SimulationEventHandler {
 
   func adopt(_ manager: LocationManager) {
     managers.append(WeakManager(manager))
-    log("location", "managerCreated", [LogField("manager", .int(Int64(manager.identifier)))])
+    record(LocationEvent.managerCreated(manager: manager.identifier))
     call(manager) { $0.delegate?.locationManagerDidChangeAuthorization($0) }
   }
 
@@ -304,7 +303,7 @@ public final class Phone: SimulationEventHandler {
 
   func showNotificationPrompt() {
     guard prompt == nil, appState == .foreground else {
-      log("prompt", "notShown", [LogField("kind", .string(PromptKind.notifications.rawValue))])
+      record(PromptEvent.notShown(.notifications))
       return
     }
     showPrompt(.notifications, always: false)
@@ -322,7 +321,7 @@ public final class Phone: SimulationEventHandler {
   private func showPrompt(_ kind: PromptKind, always: Bool) {
     prompt = (kind, always)
     if kind == .alwaysUpgrade { authorizer.upgradePromptShown = true }
-    log("prompt", "shown", [LogField("kind", .string(kind.rawValue))])
+    record(PromptEvent.shown(kind))
     if let answer = user.nextAnswer(for: kind), answer != .unanswered {
       _ = try? simulation.schedule(after: user.answerDelay) { [weak self] in
         try self?.answerPrompt(answer)
@@ -343,12 +342,7 @@ public final class Phone: SimulationEventHandler {
     }
     guard answer != .unanswered else { return }
     self.prompt = nil
-    log(
-      "prompt", "answered",
-      [
-        LogField("kind", .string(prompt.kind.rawValue)),
-        LogField("answer", .string(answer.rawValue)),
-      ])
+    record(PromptEvent.answered(prompt.kind, answer))
     if prompt.kind == .notifications {
       notificationCenter.resolveAuthorization(answer)
     } else {
@@ -363,12 +357,7 @@ public final class Phone: SimulationEventHandler {
     change(&authorizer)
     let after = (authorizer.status, authorizer.accuracy)
     guard before != after else { return }
-    log(
-      "authorization", "changed",
-      [
-        LogField("status", .string(after.0.description)),
-        LogField("accuracy", .string(after.1.description)),
-      ])
+    record(AuthorizationEvent.changed(status: after.0, accuracy: after.1))
     for manager in liveManagers {
       call(manager) { $0.delegate?.locationManagerDidChangeAuthorization($0) }
       if !authorizer.isAuthorized && manager.isUpdating {
@@ -385,7 +374,7 @@ public final class Phone: SimulationEventHandler {
 
   /// Changes the app's location permission in Settings.
   public func setLocationSetting(_ setting: LocationSetting) {
-    log("settings", "location", [LogField("value", .string(setting.rawValue))])
+    record(SettingsEvent.location(setting))
     changeAuthorization { a in
       switch setting {
       case .never: a.choice = .denied
@@ -398,25 +387,25 @@ public final class Phone: SimulationEventHandler {
 
   /// Turns Precise Location on or off for the app.
   public func setPreciseLocation(_ on: Bool) {
-    log("settings", "preciseLocation", [LogField("value", .bool(on))])
+    record(SettingsEvent.preciseLocation(on))
     changeAuthorization { $0.precise = on }
   }
 
   /// Turns Location Services on or off for the whole phone.
   public func setLocationServices(_ on: Bool) {
-    log("settings", "locationServices", [LogField("value", .bool(on))])
+    record(SettingsEvent.locationServices(on))
     changeAuthorization { $0.servicesEnabled = on }
   }
 
   /// Turns Airplane mode on or off.
   public func setAirplaneMode(_ on: Bool) {
-    log("settings", "airplaneMode", [LogField("value", .bool(on))])
+    record(SettingsEvent.airplaneMode(on))
     changeAuthorization { $0.airplaneMode = on }
   }
 
   /// Restricts location for the app (parental controls, a profile), or lifts the restriction.
   public func setRestricted(_ on: Bool) {
-    log("settings", "restricted", [LogField("value", .bool(on))])
+    record(SettingsEvent.restricted(on))
     changeAuthorization { $0.restricted = on }
   }
 
@@ -438,19 +427,14 @@ public final class Phone: SimulationEventHandler {
 
   func startUpdates(_ manager: LocationManager) {
     if let problem = invalidSettings(of: manager) {
-      log(
-        "location", "startRefused",
-        [
-          LogField("manager", .int(Int64(manager.identifier))),
-          LogField("reason", .string(problem)),
-        ])
+      record(LocationEvent.startRefused(manager: manager.identifier, reason: problem))
       call(manager) {
         $0.delegate?.locationManager($0, didFailWithError: LocationError(.locationUnknown, problem))
       }
       return
     }
     guard !isRefused else {
-      log("location", "startRefused", [LogField("manager", .int(Int64(manager.identifier)))])
+      record(LocationEvent.startRefused(manager: manager.identifier, reason: nil))
       call(manager) {
         $0.delegate?.locationManager(
           $0, didFailWithError: LocationError(.denied, "the app is not authorized for location"))
@@ -462,7 +446,7 @@ public final class Phone: SimulationEventHandler {
     manager.isPaused = false
     manager.stationarySince = nil
     if isInUse { manager.updatesStartedInUse = true }
-    log("location", "started", [LogField("manager", .int(Int64(manager.identifier)))])
+    record(LocationEvent.started(manager: manager.identifier))
     if !wasUpdating, let cached = lastKnownLocation,
       random.bernoulli(parameters.staleFirstFixProbability)
     {
@@ -476,7 +460,7 @@ public final class Phone: SimulationEventHandler {
     manager.isUpdating = false
     manager.isPaused = false
     manager.lastDelivered = nil
-    log("location", "stopped", [LogField("manager", .int(Int64(manager.identifier)))])
+    record(LocationEvent.stopped(manager: manager.identifier))
     updateTickers()
     if appState == .background { scheduleSuspensionIfIdle(after: .zero) }
   }
@@ -497,7 +481,7 @@ public final class Phone: SimulationEventHandler {
     }
     guard manager.oneShot == nil else { return }
     manager.oneShot = (simulation.now + parameters.oneShotTimeout, nil)
-    log("location", "requested", [LogField("manager", .int(Int64(manager.identifier)))])
+    record(LocationEvent.requested(manager: manager.identifier))
     updateTickers()
   }
 
@@ -627,7 +611,7 @@ public final class Phone: SimulationEventHandler {
       deliver([best], to: m, stale: stale)
     } else if now >= request.deadline {
       m.oneShot = nil
-      log("location", "requestFailed", [LogField("manager", .int(Int64(m.identifier)))])
+      record(LocationEvent.requestFailed(manager: m.identifier))
       call(m) {
         $0.delegate?.locationManager(
           $0, didFailWithError: LocationError(.locationUnknown, "no fix within the timeout"))
@@ -647,7 +631,7 @@ public final class Phone: SimulationEventHandler {
       m.stationarySince = since
       guard now - since >= after else { return false }
       m.isPaused = true
-      log("location", "paused", [LogField("manager", .int(Int64(m.identifier)))])
+      record(LocationEvent.paused(manager: m.identifier))
       call(m) { $0.delegate?.locationManagerDidPauseLocationUpdates($0) }
       return true
     }
@@ -659,15 +643,7 @@ public final class Phone: SimulationEventHandler {
     guard let fix = fixes.last else { return }
     m.lastDelivered = fix
     if !stale { lastKnownLocation = fix }
-    log(
-      "location", "didUpdateLocations",
-      [
-        LogField("manager", .int(Int64(m.identifier))),
-        LogField("latitude", .double(fix.coordinate.latitude)),
-        LogField("longitude", .double(fix.coordinate.longitude)),
-        LogField("horizontalAccuracy", .double(fix.horizontalAccuracy)),
-        LogField("timestamp", .int(fix.timestamp.nanoseconds)),
-      ])
+    record(LocationEvent.didUpdateLocations(manager: m.identifier, location: fix))
     if let delegate = m.delegate {
       delegate.locationManager(m, didUpdateLocations: fixes)
     }
@@ -677,9 +653,7 @@ public final class Phone: SimulationEventHandler {
 
   func startMonitoring(_ region: CircularRegion, from manager: LocationManager) {
     let fail: (String) -> Void = { reason in
-      self.log(
-        "region", "monitoringDidFail",
-        [LogField("identifier", .string(region.identifier)), LogField("reason", .string(reason))])
+      self.record(RegionEvent.monitoringDidFail(identifier: region.identifier, reason: reason))
       self.call(manager) {
         $0.delegate?.locationManager(
           $0, monitoringDidFailFor: region,
@@ -702,14 +676,9 @@ public final class Phone: SimulationEventHandler {
       return fail("the app already monitors \(parameters.maximumMonitoredRegions) regions")
     }
     regionMonitor.watch(region, owner: .app)
-    log(
-      "region", "startMonitoring",
-      [
-        LogField("identifier", .string(region.identifier)),
-        LogField("latitude", .double(region.center.latitude)),
-        LogField("longitude", .double(region.center.longitude)),
-        LogField("radius", .double(region.radius)),
-      ])
+    record(
+      RegionEvent.startMonitoring(
+        identifier: region.identifier, center: region.center, radius: region.radius))
     if isRefused {
       call(manager) {
         $0.delegate?.locationManager(
@@ -725,7 +694,7 @@ public final class Phone: SimulationEventHandler {
   func stopMonitoring(_ region: CircularRegion) {
     guard regionMonitor.isWatched(identifier: region.identifier, owner: .app) else { return }
     regionMonitor.stopMonitoring(identifier: region.identifier)
-    log("region", "stopMonitoring", [LogField("identifier", .string(region.identifier))])
+    record(RegionEvent.stopMonitoring(identifier: region.identifier))
   }
 
   func requestState(for region: CircularRegion, from manager: LocationManager) {
@@ -745,12 +714,7 @@ public final class Phone: SimulationEventHandler {
     if state == .unknown, let estimate = sensor?.coarseEstimate(at: simulation.now) {
       state = regionMonitor.observedState(of: region, estimate: estimate.coordinate) ?? .unknown
     }
-    log(
-      "region", "didDetermineState",
-      [
-        LogField("identifier", .string(region.identifier)),
-        LogField("state", .string(state.description)),
-      ])
+    record(RegionEvent.didDetermineState(identifier: region.identifier, state: state))
     call(manager) { $0.delegate?.locationManager($0, didDetermineState: state, for: region) }
   }
 
@@ -765,16 +729,14 @@ public final class Phone: SimulationEventHandler {
   /// A transition was decided: log it, then deliver it after the latency unless it is missed.
   private func decided(_ watch: RegionMonitor.Watch, state: RegionState, estimate: Location) {
     let p = parameters.regionMonitoring
-    var fields = [
-      LogField("identifier", .string(watch.region.identifier)),
-      LogField("state", .string(state.description)),
-      LogField("estimateLatitude", .double(estimate.coordinate.latitude)),
-      LogField("estimateLongitude", .double(estimate.coordinate.longitude)),
-    ]
-    if case .notification(let id) = watch.owner { fields.append(LogField("request", .string(id))) }
-    log("region", "decided", fields)
+    var request: String?
+    if case .notification(let id) = watch.owner { request = id }
+    let decision = RegionDecision(
+      identifier: watch.region.identifier, state: state, estimate: estimate.coordinate,
+      request: request)
+    record(RegionEvent.decided(decision))
     if random.bernoulli(p.missProbability) {
-      log("region", "missed", fields)
+      record(RegionEvent.missed(decision))
       return
     }
     let median = state == .inside ? p.entryLatencyMedian : p.exitLatencyMedian
@@ -793,16 +755,14 @@ public final class Phone: SimulationEventHandler {
       notificationCenter.regionEvent(request: id, state: state)
       return
     }
-    var cause: String?
+    var cause: RegionSuppression?
     if !authorizer.isAuthorized || !authorizer.precise {
-      cause = "permission"
+      cause = .permission
     } else if authorizer.status == .authorizedWhenInUse && !isInUse {
-      cause = "appNotInUse"
+      cause = .appNotInUse
     }
     if let cause {
-      log(
-        "region", "suppressed",
-        [LogField("identifier", .string(region.identifier)), LogField("cause", .string(cause))])
+      record(RegionEvent.suppressed(identifier: region.identifier, cause: cause))
       return
     }
     resolveProvisionalAlwaysIfNeeded()
@@ -815,11 +775,11 @@ public final class Phone: SimulationEventHandler {
       deferred.removeAll()
       for callback in callbacks { callback() }
     }
-    let event = state == .inside ? "didEnterRegion" : "didExitRegion"
     let notify = state == .inside ? region.notifyOnEntry : region.notifyOnExit
-    log(
-      "region", event,
-      [LogField("identifier", .string(region.identifier)), LogField("notified", .bool(notify))])
+    record(
+      state == .inside
+        ? RegionEvent.didEnterRegion(identifier: region.identifier, notified: notify)
+        : RegionEvent.didExitRegion(identifier: region.identifier, notified: notify))
     for manager in liveManagers {
       call(manager) { m in
         m.delegate?.locationManager(m, didDetermineState: state, for: region)

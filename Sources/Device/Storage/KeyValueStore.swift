@@ -77,19 +77,11 @@ public final class KeyValueStore {
     if let value {
       values[key] = value
       simulation.log.record(
-        at: simulation.now, source: "defaults", event: "set",
-        [
-          LogField("key", .string(key)), LogField("type", .string(value.typeName)),
-          LogField("value", value.logValue), LogField("domain", .string(domain)),
-        ])
+        DefaultsEvent.set(key: key, value: value, domain: domain), at: simulation.now)
     } else {
       let existed = values.removeValue(forKey: key) != nil
       simulation.log.record(
-        at: simulation.now, source: "defaults", event: "remove",
-        [
-          LogField("key", .string(key)), LogField("existed", .bool(existed)),
-          LogField("domain", .string(domain)),
-        ])
+        DefaultsEvent.remove(key: key, existed: existed, domain: domain), at: simulation.now)
     }
   }
 

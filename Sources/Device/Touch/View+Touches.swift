@@ -50,12 +50,7 @@ extension View {
 
   /// Hands one sample to the recognizers, in the order they were added.
   func deliver(_ sample: TouchSample) {
-    phone.log(
-      "touch", sample.phase.rawValue,
-      [
-        LogField("finger", .int(Int64(sample.finger))), LogField("x", .double(sample.point.x)),
-        LogField("y", .double(sample.point.y)),
-      ])
+    phone.record(TouchEvent.touch(sample))
     touches[sample.finger] = sample.point
     let fingers = touches
     for recognizer in gestureRecognizers where recognizer.isTracking {
@@ -89,7 +84,7 @@ extension View {
     if wasPossible && (newState == .began || newState == .ended) {
       if recognizer.failureRequirements.contains(where: { isUnresolved($0) }) {
         recognizer.pendingState = newState
-        logGesture(recognizer, "waiting")
+        logGesture(recognizer, waiting: true)
         return
       }
     }
@@ -97,7 +92,7 @@ extension View {
     if newState == .failed || newState == .cancelled || newState == .ended {
       recognizer.cancelTimer()
     }
-    logGesture(recognizer, newState.description)
+    logGesture(recognizer, waiting: false)
     if newState == .failed {
       resolveDependents(of: recognizer, recognized: false)
     } else {
@@ -156,15 +151,10 @@ extension View {
     }
   }
 
-  func logGesture(_ recognizer: GestureRecognizer, _ event: String) {
-    let p = recognizer.lastLocation
-    phone.log(
-      "gesture", event,
-      [
-        LogField("recognizer", .string(recognizer.kind)),
-        LogField("name", recognizer.name.map(LogValue.string) ?? .null),
-        LogField("state", .int(Int64(recognizer.state.rawValue))),
-        LogField("x", .double(p.x)), LogField("y", .double(p.y)),
-      ])
+  func logGesture(_ recognizer: GestureRecognizer, waiting: Bool) {
+    let gesture = LoggedGesture(
+      recognizer: recognizer.kind, recognizerName: recognizer.name, state: recognizer.state,
+      location: recognizer.lastLocation)
+    phone.record(waiting ? GestureEvent.waiting(gesture) : GestureEvent.changed(gesture))
   }
 }

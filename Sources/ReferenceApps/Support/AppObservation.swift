@@ -4,13 +4,6 @@ import Geo
 import JSON
 import SimKernel
 
-extension Phone {
-  /// Records one of the app's observable changes in the event log (source `"app"`).
-  func recordAppEvent(_ event: String, _ fields: [LogField] = []) {
-    simulation.log.record(at: simulation.now, source: "app", event: event, fields)
-  }
-}
-
 extension Coordinate {
   /// `{"latitude": …, "longitude": …}`.
   var json: JSONValue {

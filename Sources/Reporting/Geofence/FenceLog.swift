@@ -1,3 +1,4 @@
+import Device
 import Geo
 import SimKernel
 
@@ -17,7 +18,7 @@ struct FenceLog {
     enum Kind {
       case decided
       case missed
-      case suppressed(String)
+      case suppressed(GeofenceReport.MissCause)
     }
     var fence: Int
     var kind: Kind
@@ -36,73 +37,91 @@ struct FenceLog {
           && fences[$0].activeFrom <= time && (fences[$0].activeUntil.map { time <= $0 } ?? true)
       }
     }
-    var lastDecided: [Int: (direction: GeofenceReport.Direction, estimate: Coordinate?)] = [:]
+    var lastDecided: [Int: (direction: GeofenceReport.Direction, estimate: Coordinate)] = [:]
     var suppressedDelivery: [String: SimTime] = [:]
+    func direction(_ state: RegionState) -> GeofenceReport.Direction? {
+      switch state {
+      case .inside: .entry
+      case .outside: .exit
+      case .unknown: nil
+      }
+    }
+    func note(_ decision: RegionDecision, decided: Bool, at time: SimTime) {
+      let index =
+        decision.request.map { fence(.notification, $0, at: time) }
+        ?? fence(.region, decision.identifier, at: time)
+      guard let index else { return }
+      let direction = direction(decision.state)
+      if decided, let direction { lastDecided[index] = (direction, decision.estimate) }
+      notes.append(
+        Note(fence: index, kind: decided ? .decided : .missed, direction: direction, time: time))
+    }
+    func observe(
+      _ index: Int, _ event: String, _ direction: GeofenceReport.Direction, _ time: SimTime
+    ) {
+      observations.append(
+        RawObservation(
+          fence: index, event: event, direction: direction, time: time,
+          believed: lastDecided[index]?.estimate))
+    }
     for entry in events {
-      switch (entry.source, entry.event) {
-      case ("region", "decided"), ("region", "missed"):
-        let index =
-          entry["request"] != nil
-          ? fence(.notification, entry["request"]?.stringValue, at: entry.time)
-          : fence(.region, entry["identifier"]?.stringValue, at: entry.time)
-        guard let index else { continue }
-        let direction: GeofenceReport.Direction? =
-          switch entry["state"]?.stringValue {
-          case "inside": .entry
-          case "outside": .exit
-          default: nil
+      switch entry.payload {
+      case let event as RegionEvent:
+        switch event {
+        case .decided(let decision):
+          note(decision, decided: true, at: entry.time)
+        case .missed(let decision):
+          note(decision, decided: false, at: entry.time)
+        case .suppressed(let id, let cause):
+          guard let index = fence(.region, id, at: entry.time) else { continue }
+          let missCause: GeofenceReport.MissCause =
+            switch cause {
+            case .permission: .permission
+            case .appNotInUse: .appNotInUse
+            }
+          notes.append(
+            Note(
+              fence: index, kind: .suppressed(missCause),
+              direction: lastDecided[index]?.direction, time: entry.time))
+        case .didEnterRegion(let id, _), .didExitRegion(let id, _):
+          guard let index = fence(.region, id, at: entry.time) else { continue }
+          if case .didEnterRegion = event {
+            observe(index, event.name, .entry, entry.time)
+          } else {
+            observe(index, event.name, .exit, entry.time)
           }
-        if entry.event == "decided", let direction {
-          lastDecided[index] = (
-            direction, coordinate(entry["estimateLatitude"], entry["estimateLongitude"])
-          )
-        }
-        notes.append(
-          Note(
-            fence: index, kind: entry.event == "decided" ? .decided : .missed,
-            direction: direction, time: entry.time))
-      case ("region", "suppressed"):
-        guard let index = fence(.region, entry["identifier"]?.stringValue, at: entry.time) else {
+        default:
           continue
         }
-        notes.append(
-          Note(
-            fence: index, kind: .suppressed(entry["cause"]?.stringValue ?? "suppressed"),
-            direction: lastDecided[index]?.direction, time: entry.time))
-      case ("notifications", "suppressed"):
-        let identifier = entry["identifier"]?.stringValue
-        guard let index = fence(.notification, identifier, at: entry.time) else { continue }
-        let cause = entry["cause"]?.stringValue ?? "suppressed"
-        if cause == "notificationPermission", let identifier {
-          // The system consumes the undisplayable notification: its "delivered" follows.
-          suppressedDelivery[identifier] = entry.time
-        }
-        notes.append(
-          Note(
-            fence: index, kind: .suppressed(cause), direction: lastDecided[index]?.direction,
-            time: entry.time))
-      case ("region", "didEnterRegion"), ("region", "didExitRegion"):
-        guard let index = fence(.region, entry["identifier"]?.stringValue, at: entry.time) else {
+      case let event as NotificationEvent:
+        switch event {
+        case .suppressed(let id, let cause):
+          guard let index = fence(.notification, id, at: entry.time) else { continue }
+          let missCause: GeofenceReport.MissCause
+          switch cause {
+          case .locationPermission:
+            missCause = .locationPermission
+          case .notificationPermission:
+            // The system consumes the undisplayable notification: its "delivered" follows.
+            suppressedDelivery[id] = entry.time
+            missCause = .notificationPermission
+          }
+          notes.append(
+            Note(
+              fence: index, kind: .suppressed(missCause),
+              direction: lastDecided[index]?.direction, time: entry.time))
+        case .delivered(let request, _, _, _):
+          guard case .location? = request.trigger,
+            let index = fence(.notification, request.identifier, at: entry.time)
+          else { continue }
+          if suppressedDelivery.removeValue(forKey: request.identifier) == entry.time { continue }
+          let f = fences[index]
+          let direction =
+            lastDecided[index]?.direction ?? (f.notifyOnEntry || !f.notifyOnExit ? .entry : .exit)
+          observe(index, event.name, direction, entry.time)
+        default:
           continue
         }
-        observations.append(
-          RawObservation(
-            fence: index, event: entry.event,
-            direction: entry.event == "didEnterRegion" ? .entry : .exit, time: entry.time,
-            believed: lastDecided[index]?.estimate))
-      case ("notifications", "delivered"):
-        guard entry["trigger"]?.stringValue == "location",
-          let identifier = entry["identifier"]?.stringValue,
-          let index = fence(.notification, identifier, at: entry.time)
-        else { continue }
-        if suppressedDelivery.removeValue(forKey: identifier) == entry.time { continue }
-        let f = fences[index]
-        let direction =
-          lastDecided[index]?.direction ?? (f.notifyOnEntry || !f.notifyOnExit ? .entry : .exit)
-        observations.append(
-          RawObservation(
-            fence: index, event: entry.event, direction: direction, time: entry.time,
-            believed: lastDecided[index]?.estimate))
       default:
         continue
       }
@@ -114,21 +133,21 @@ struct FenceLog {
   func cause(
     fence index: Int, fenceInfo: GeofenceReport.Fence, direction: GeofenceReport.Direction,
     from: SimTime, to: SimTime, endOfReplay: SimTime
-  ) -> String {
+  ) -> GeofenceReport.MissCause {
     let relevant = notes.filter {
       $0.fence == index && $0.time >= from && $0.time <= to
         && ($0.direction == nil || $0.direction == direction)
     }
     if relevant.contains(where: { if case .missed = $0.kind { true } else { false } }) {
-      return "missed"
+      return .missed
     }
     for note in relevant {
       if case .suppressed(let cause) = note.kind { return cause }
     }
     let ended = fenceInfo.activeUntil.map { $0 <= to } ?? false
     if relevant.contains(where: { if case .decided = $0.kind { true } else { false } }) {
-      return ended ? "fenceEnded" : "pending"
+      return ended ? .fenceEnded : .pending
     }
-    return ended ? "fenceEnded" : "notDecided"
+    return ended ? .fenceEnded : .notDecided
   }
 }

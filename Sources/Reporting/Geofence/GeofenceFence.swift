@@ -1,3 +1,4 @@
+import Device
 import Geo
 import SimKernel
 
@@ -8,6 +9,22 @@ extension GeofenceReport {
     case region
     /// A location-triggered notification request (`UNLocationNotificationTrigger`).
     case notification
+  }
+
+  /// Why a fence stopped being watched.
+  public enum FenceEnding: String, Hashable, Sendable, CaseIterable {
+    /// `stopMonitoring(for:)`.
+    case stopMonitoring
+    /// A new registration with the same identifier replaced it.
+    case replaced
+    /// Its notification was delivered and does not repeat.
+    case delivered
+    /// Its notification request was removed by the app.
+    case removed
+    /// Its notification request was dropped by the pending limit.
+    case dropped
+    /// The phone restarted.
+    case reboot
   }
 
   /// The direction of a boundary crossing.
@@ -51,9 +68,8 @@ extension GeofenceReport {
     public let activeFrom: SimTime
     /// When it stopped being watched; `nil` if still active when the replay ended.
     public let activeUntil: SimTime?
-    /// Why it stopped: `"stopMonitoring"`, `"replaced"`, `"delivered"`, `"removed"`,
-    /// `"dropped"`, `"reboot"`; `nil` if still active.
-    public let endedBy: String?
+    /// Why it stopped; `nil` if still active.
+    public let endedBy: FenceEnding?
     /// The log sequence of the registering entry, to order fences registered together.
     let sequence: Int
 
@@ -88,8 +104,6 @@ struct FenceReader {
   private var order: [String] = []
   private var registrations: [String: Int] = [:]
   private(set) var fences: [GeofenceReport.Fence] = []
-  /// Location triggers logged without their region's centre and radius (older logs).
-  private(set) var unlocated: [String] = []
 
   init(_ events: [LogEntry]) {
     for entry in events { read(entry) }
@@ -108,48 +122,40 @@ struct FenceReader {
   }
 
   private mutating func read(_ entry: LogEntry) {
-    switch (entry.source, entry.event) {
-    case ("region", "startMonitoring"):
-      guard case .string(let id)? = entry["identifier"],
-        let center = coordinate(entry["latitude"], entry["longitude"]),
-        let radius = entry["radius"]?.doubleValue
-      else { return }
-      end(.region, id, at: entry.time, by: "replaced")
-      start(.region, id, center, radius, true, true, at: entry.time, sequence: entry.sequence)
-    case ("region", "stopMonitoring"):
-      guard case .string(let id)? = entry["identifier"] else { return }
-      end(.region, id, at: entry.time, by: "stopMonitoring")
-    case ("phone", "reboot"):
+    switch entry.payload {
+    case let event as RegionEvent:
+      switch event {
+      case .startMonitoring(let id, let center, let radius):
+        end(.region, id, at: entry.time, by: .replaced)
+        start(.region, id, center, radius, true, true, at: entry.time, sequence: entry.sequence)
+      case .stopMonitoring(let id):
+        end(.region, id, at: entry.time, by: .stopMonitoring)
+      default:
+        return
+      }
+    case PhoneEvent.reboot:
       for key in order {
-        if let fence = open[key] { close(fence, at: entry.time, by: "reboot") }
+        if let fence = open[key] { close(fence, at: entry.time, by: .reboot) }
       }
       open.removeAll()
       order.removeAll()
-    case ("notifications", "added"), ("notifications", "replaced"):
-      guard case .string(let id)? = entry["identifier"] else { return }
-      end(.notification, id, at: entry.time, by: "replaced")
-      guard case .string("location")? = entry["trigger"] else { return }
-      guard let center = coordinate(entry["latitude"], entry["longitude"]),
-        let radius = entry["radius"]?.doubleValue
-      else {
-        unlocated.append(id)
+    case let event as NotificationEvent:
+      switch event {
+      case .added(let request), .replaced(let request):
+        end(.notification, request.identifier, at: entry.time, by: .replaced)
+        guard case .location(let region, _)? = request.trigger else { return }
+        start(
+          .notification, request.identifier, region.center, region.radius,
+          region.notifyOnEntry, region.notifyOnExit, at: entry.time, sequence: entry.sequence)
+      case .delivered(let request, stillPending: false, _, _):
+        end(.notification, request.identifier, at: entry.time, by: .delivered)
+      case .removedPending(let id):
+        end(.notification, id, at: entry.time, by: .removed)
+      case .dropped(let request, _):
+        end(.notification, request.identifier, at: entry.time, by: .dropped)
+      default:
         return
       }
-      let onEntry = entry["notifyOnEntry"]?.boolValue ?? true
-      let onExit = entry["notifyOnExit"]?.boolValue ?? true
-      start(
-        .notification, id, center, radius, onEntry, onExit, at: entry.time,
-        sequence: entry.sequence)
-    case ("notifications", "delivered"):
-      guard case .string(let id)? = entry["identifier"], entry["stillPending"]?.boolValue == false
-      else { return }
-      end(.notification, id, at: entry.time, by: "delivered")
-    case ("notifications", "removedPending"):
-      guard case .string(let id)? = entry["identifier"] else { return }
-      end(.notification, id, at: entry.time, by: "removed")
-    case ("notifications", "dropped"):
-      guard case .string(let id)? = entry["identifier"] else { return }
-      end(.notification, id, at: entry.time, by: "dropped")
     default:
       return
     }
@@ -170,7 +176,8 @@ struct FenceReader {
   }
 
   private mutating func end(
-    _ kind: GeofenceReport.FenceKind, _ identifier: String, at time: SimTime, by reason: String
+    _ kind: GeofenceReport.FenceKind, _ identifier: String, at time: SimTime,
+    by reason: GeofenceReport.FenceEnding
   ) {
     let key = Self.key(kind, identifier)
     guard let fence = open.removeValue(forKey: key) else { return }
@@ -178,7 +185,9 @@ struct FenceReader {
     close(fence, at: time, by: reason)
   }
 
-  private mutating func close(_ fence: Open, at time: SimTime?, by reason: String?) {
+  private mutating func close(
+    _ fence: Open, at time: SimTime?, by reason: GeofenceReport.FenceEnding?
+  ) {
     fences.append(
       GeofenceReport.Fence(
         kind: fence.kind, identifier: fence.identifier, registration: fence.registration,
@@ -186,9 +195,4 @@ struct FenceReader {
         notifyOnExit: fence.notifyOnExit, activeFrom: fence.from, activeUntil: time,
         endedBy: reason, sequence: fence.sequence))
   }
-}
-
-func coordinate(_ latitude: LogValue?, _ longitude: LogValue?) -> Coordinate? {
-  guard let lat = latitude?.doubleValue, let lon = longitude?.doubleValue else { return nil }
-  return try? Coordinate(latitude: lat, longitude: lon)
 }

@@ -24,7 +24,7 @@ extension GeofenceReport {
             "notifyOnExit": .bool(fence.notifyOnExit),
             "activeFrom": Self.seconds(fence.activeFrom),
             "activeUntil": fence.activeUntil.map(Self.seconds) ?? .null,
-            "endedBy": fence.endedBy.map(JSONValue.string) ?? .null,
+            "endedBy": fence.endedBy.map { .string($0.rawValue) } ?? .null,
             "insideAtStart": .bool(truth[i].insideAtStart),
             "timeInside": .number(Self.round(truth[i].timeInside, 1e3)),
             "summary": Self.json(fenceSummaries[i]),
@@ -38,7 +38,7 @@ extension GeofenceReport {
             "time": Self.seconds(crossing.time),
             "position": Self.json(crossing.coordinate),
             "observation": crossing.observation.map { .number(Double($0)) } ?? .null,
-            "cause": crossing.cause.map(JSONValue.string) ?? .null,
+            "cause": crossing.cause.map { .string($0.rawValue) } ?? .null,
           ])
         }),
       "observations": .array(
@@ -58,7 +58,6 @@ extension GeofenceReport {
           ])
         }),
       "summary": Self.json(summary),
-      "unlocatedRequests": .array(unlocatedRequests.map(JSONValue.string)),
     ])
   }
 
@@ -77,7 +76,7 @@ extension GeofenceReport {
       out += "| \(name(i)) | \(Self.text(fence.radius, 1e2)) m "
       out += "| \(Self.text(fence.activeFrom.seconds, 1e3))–"
       out += fence.activeUntil.map { "\(Self.text($0.seconds, 1e3)) s" } ?? "end"
-      if let reason = fence.endedBy { out += " (\(reason))" }
+      if let reason = fence.endedBy { out += " (\(reason.rawValue))" }
       out += " " + Self.row(fenceSummaries[i]) + "\n"
     }
     out += "| **all** | | " + Self.row(summary) + "\n\n"
@@ -87,7 +86,8 @@ extension GeofenceReport {
     var lines: [(SimTime, Int, String)] = []
     for crossing in crossings {
       let outcome =
-        crossing.observation != nil ? "detected" : "missed (\(crossing.cause ?? "unknown"))"
+        crossing.observation != nil
+        ? "detected" : "missed (\(crossing.cause?.rawValue ?? "unknown"))"
       lines.append(
         (
           crossing.time, 0,

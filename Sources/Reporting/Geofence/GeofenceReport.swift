@@ -48,13 +48,28 @@ public struct GeofenceReport {
     /// The index in ``GeofenceReport/observations`` of the observation that answered it;
     /// `nil` when missed.
     public internal(set) var observation: Int?
-    /// Why a missed crossing went unreported, when the log says: `"missed"` (the phone decided
-    /// it and dropped it, `region.missed`), a `region.suppressed` or `notifications.suppressed`
-    /// cause (`"permission"`, `"appNotInUse"`, `"locationPermission"`,
-    /// `"notificationPermission"`), `"fenceEnded"` (decided, then the fence ended before
-    /// delivery), `"pending"` (decided, and the replay ended first), or `"notDecided"` (the
-    /// phone's coarse estimate never settled on the new side in time). `nil` when detected.
-    public internal(set) var cause: String?
+    /// Why a missed crossing went unreported; `nil` when detected.
+    public internal(set) var cause: MissCause?
+  }
+
+  /// Why a true crossing went unreported, as the log tells it.
+  public enum MissCause: String, Hashable, Sendable, CaseIterable {
+    /// The phone decided it and lost it (`region.missed`).
+    case missed
+    /// The app lacked location permission or precision (`region.suppressed`).
+    case permission
+    /// The app had When In Use permission and was not in use (`region.suppressed`).
+    case appNotInUse
+    /// A location trigger fired without location permission (`notifications.suppressed`).
+    case locationPermission
+    /// The notification could not be shown (`notifications.suppressed`).
+    case notificationPermission
+    /// Decided, then the fence ended before the delivery.
+    case fenceEnded
+    /// Decided, and the replay ended before the delivery.
+    case pending
+    /// The phone's coarse estimate never settled on the new side in time.
+    case notDecided
   }
 
   /// What an observation turned out to be.
@@ -138,8 +153,6 @@ public struct GeofenceReport {
   public let fenceSummaries: [Summary]
   /// Over all fences.
   public let summary: Summary
-  /// Location-triggered requests the log names without a centre and radius (left out).
-  public let unlocatedRequests: [String]
 
   /// Analyses `input`, using `context` for GEOS.
   ///
@@ -156,7 +169,6 @@ public struct GeofenceReport {
   {
     let reader = FenceReader(events)
     fences = reader.fences
-    unlocatedRequests = reader.unlocated
     let track = TrueTrack(samples)
     let trajectory = try? Trajectory(samples)
     let endOfReplay = max(

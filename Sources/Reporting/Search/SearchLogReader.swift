@@ -1,4 +1,5 @@
 import Cloud
+import Device
 import Foundation
 import Geo
 import JSON
@@ -15,7 +16,11 @@ struct SearchLogReader {
     var networkID: Int?
     var service: String
     var sentAt: SimTime
+    /// The request as the report shows it (a network request's summary, or the geocoder's
+    /// kind and argument).
     var request: String
+    /// The network request, for network searches.
+    var httpRequest: HTTPRequest?
     /// Geocoder requests: the coordinate asked about.
     var geocodePoint: Coordinate?
     var geocodeKind: String?
@@ -41,8 +46,8 @@ struct SearchLogReader {
   private struct Context {
     /// When the phone went offline and, if it did, back online.
     var offlineWindows: [(from: SimTime, to: SimTime?)] = []
-    /// The datastore's `query` entries, and which of them a request has claimed.
-    var ncmbQueries: [LogEntry] = []
+    /// The datastore's queries, and which of them a request has claimed.
+    var ncmbQueries: [(time: SimTime, className: String, where: JSONValue, count: Int)] = []
     var claimedQueries = Set<Int>()
     /// The three-word service for the independent check, once needed, or why it is missing.
     var threeWords: (service: ThreeWordAddressService?, note: String?)?
@@ -70,71 +75,79 @@ struct SearchLogReader {
     var pendingGeocode: Int?
     var context = Context()
     for entry in input.events {
-      switch (entry.source, entry.event) {
-      case ("network", "offline"):
-        context.offlineWindows.append((entry.time, nil))
-      case ("network", "online"):
-        if let last = context.offlineWindows.indices.last, context.offlineWindows[last].to == nil {
-          context.offlineWindows[last].to = entry.time
+      switch entry.payload {
+      case let event as NetworkEvent:
+        switch event {
+        case .offline:
+          context.offlineWindows.append((entry.time, nil))
+        case .online:
+          if let last = context.offlineWindows.indices.last,
+            context.offlineWindows[last].to == nil
+          {
+            context.offlineWindows[last].to = entry.time
+          }
+        case .request(let id, let service, let request):
+          guard Self.searchServices.contains(service) else { continue }
+          byNetworkID[id] = exchanges.count
+          exchanges.append(
+            Exchange(
+              networkID: id, service: service, sentAt: entry.time, request: request.summary,
+              httpRequest: request))
+        case .response(let id, _, let network, let service, let total, let result):
+          guard let index = byNetworkID[id] else { continue }
+          var exchange = exchanges[index]
+          exchange.answeredAt = entry.time
+          exchange.latency = SearchLatency(
+            totalSeconds: total.seconds, networkSeconds: network.seconds,
+            serviceSeconds: service.seconds)
+          switch result {
+          case .success(let response):
+            exchange.status = response.status
+            exchange.body = response.body
+          case .failure(let failure):
+            exchange.failure = failure.description
+          }
+          exchanges[index] = exchange
         }
-      case ("network", "request"):
-        guard case .string(let service)? = entry["service"], Self.searchServices.contains(service),
-          let id = entry["id"]?.intValue
-        else { continue }
-        var request = ""
-        if case .string(let text)? = entry["request"] { request = text }
-        byNetworkID[id] = exchanges.count
-        exchanges.append(
-          Exchange(networkID: id, service: service, sentAt: entry.time, request: request))
-      case ("network", "response"):
-        guard let id = entry["id"]?.intValue, let index = byNetworkID[id] else { continue }
-        var exchange = exchanges[index]
-        exchange.answeredAt = entry.time
-        exchange.latency = SearchLatency(
-          totalSeconds: entry["totalSeconds"]?.doubleValue ?? 0,
-          networkSeconds: entry["networkSeconds"]?.doubleValue,
-          serviceSeconds: entry["serviceSeconds"]?.doubleValue)
-        exchange.status = entry["status"]?.intValue
-        if case .string(let text)? = entry["body"] {
-          exchange.body = try? JSONValue(parsing: Data(text.utf8))
+      case let event as DatastoreEvent:
+        if case .query(let className, let whereClause, _, _, let count, _, _) = event {
+          context.ncmbQueries.append(
+            (time: entry.time, className: className, where: whereClause, count: count))
         }
-        if case .string(let failure)? = entry["failure"] { exchange.failure = failure }
-        exchanges[index] = exchange
-      case ("ncmb", "query"):
-        context.ncmbQueries.append(entry)
-      case ("geocoder", "request"):
-        var kind = "reverse"
-        if case .string(let k)? = entry["kind"] { kind = k }
-        var exchange = Exchange(
-          networkID: nil, service: "geocoder", sentAt: entry.time, request: kind)
-        exchange.geocodeKind = kind
-        if let lat = entry["latitude"]?.doubleValue, let lon = entry["longitude"]?.doubleValue {
-          exchange.geocodePoint = try? Coordinate(latitude: lat, longitude: lon)
-          exchange.request = "\(kind) \(JSONText.number(lat)),\(JSONText.number(lon))"
-        } else if case .string(let text)? = entry["text"] {
-          var quoted = ""
-          JSONText.writeString(text, to: &quoted)
-          exchange.request = "\(kind) \(quoted)"
+      case let event as GeocoderEvent:
+        switch event {
+        case .request(let query):
+          var exchange = Exchange(
+            service: "geocoder", sentAt: entry.time, request: query.kind)
+          exchange.geocodeKind = query.kind
+          switch query {
+          case .reverse(let c):
+            exchange.geocodePoint = c
+            exchange.request =
+              "\(query.kind) \(JSONText.number(c.latitude)),\(JSONText.number(c.longitude))"
+          case .forward(let text):
+            var quoted = ""
+            JSONText.writeString(text, to: &quoted)
+            exchange.request = "\(query.kind) \(quoted)"
+          }
+          pendingGeocode = exchanges.count
+          exchanges.append(exchange)
+        case .reply, .failure:
+          guard let index = pendingGeocode else { continue }
+          pendingGeocode = nil
+          var exchange = exchanges[index]
+          exchange.answeredAt = entry.time
+          exchange.latency = SearchLatency(
+            totalSeconds: (entry.time - exchange.sentAt).seconds, networkSeconds: nil,
+            serviceSeconds: nil)
+          if case .reply(_, let count, let name) = event {
+            exchange.geocodeResult = (count, name)
+          } else if case .failure(_, let code, let reason) = event {
+            exchange.failure = code.description
+            exchange.geocodeReason = reason
+          }
+          exchanges[index] = exchange
         }
-        pendingGeocode = exchanges.count
-        exchanges.append(exchange)
-      case ("geocoder", "reply"), ("geocoder", "failure"):
-        guard let index = pendingGeocode else { continue }
-        pendingGeocode = nil
-        var exchange = exchanges[index]
-        exchange.answeredAt = entry.time
-        exchange.latency = SearchLatency(
-          totalSeconds: (entry.time - exchange.sentAt).seconds, networkSeconds: nil,
-          serviceSeconds: nil)
-        if entry.event == "reply" {
-          var name: String?
-          if case .string(let n)? = entry["name"] { name = n }
-          exchange.geocodeResult = (entry["count"]?.intValue ?? 0, name)
-        } else {
-          if case .string(let code)? = entry["error"] { exchange.failure = code }
-          if case .string(let reason)? = entry["reason"] { exchange.geocodeReason = reason }
-        }
-        exchanges[index] = exchange
       default:
         continue
       }
@@ -165,7 +178,8 @@ struct SearchLogReader {
     return SearchRequestRecord(
       networkID: exchange.networkID, service: exchange.service, kind: findings.kind,
       sentAt: exchange.sentAt, answeredAt: exchange.answeredAt,
-      request: Self.redactingKey(exchange.request), latency: exchange.latency,
+      request: exchange.httpRequest.map(Self.redactingKey) ?? exchange.request,
+      latency: exchange.latency,
       status: exchange.status, failure: exchange.failure, errorCode: errorCode,
       results: findings.results, ncmb: findings.ncmb, threeWords: findings.threeWords,
       anomalies: anomalies.sorted())
@@ -175,9 +189,9 @@ struct SearchLogReader {
     -> Findings
   {
     var findings = Findings(kind: .ncmbOther)
-    let (path, query) = Self.split(exchange.request)
+    let (path, parameters) = Self.parts(of: exchange.httpRequest)
     let parts = path.split(separator: "/").map(String.init)
-    let parameters = Dictionary(query, uniquingKeysWith: { first, _ in first })
+    // The where clause as the request carried it, read as the service reads it.
     let whereValue = parameters["where"].flatMap { try? JSONValue(parsing: Data($0.utf8)) }
     var rest: [String: JSONValue] = [:]
     if let whereValue { rest["where"] = whereValue }
@@ -210,15 +224,12 @@ struct SearchLogReader {
       let claimed = context.claimedQueries
       let match = queries.indices.first { i in
         let e = queries[i]
-        guard !claimed.contains(i), e.time >= exchange.sentAt, e.time <= answered,
-          case .string(let className)? = e["className"], className == q.className,
-          case .string(let text)? = e["where"]
-        else { return false }
-        return (try? JSONValue(parsing: Data(text.utf8))) == whereValue
+        return !claimed.contains(i) && e.time >= exchange.sentAt && e.time <= answered
+          && e.className == q.className && e.where == whereValue
       }
       if let match {
         context.claimedQueries.insert(match)
-        count = queries[match]["count"]?.intValue
+        count = queries[match].count
       }
     }
     let answered = exchange.status == 200 && errorCode == nil
@@ -236,8 +247,7 @@ struct SearchLogReader {
   }
 
   private func threeWordFindings(_ exchange: Exchange, _ context: inout Context) -> Findings {
-    let (path, query) = Self.split(exchange.request)
-    let parameters = Dictionary(query, uniquingKeysWith: { first, _ in first })
+    let (path, parameters) = Self.parts(of: exchange.httpRequest)
     var findings: Findings
     switch path.split(separator: "/").last.map(String.init) ?? "" {
     case "convert-to-3wa": findings = Findings(kind: .threeWordsToWords)
@@ -324,18 +334,20 @@ struct SearchLogReader {
     return selected
   }
 
-  /// `GET /path?a=1&b=2` → the path and the query parameters, in order
-  /// (``HTTPRequest/init(summary:)``).
-  static func split(_ summary: String) -> (path: String, query: [(String, String)]) {
-    let request = HTTPRequest(summary: summary)
-    return (request.path, request.query.map { ($0.name, $0.value) })
+  /// The request's path and its query parameters (the first of each name).
+  static func parts(of request: HTTPRequest?) -> (path: String, parameters: [String: String]) {
+    guard let request else { return ("", [:]) }
+    return (
+      request.path,
+      Dictionary(request.query.map { ($0.name, $0.value) }, uniquingKeysWith: { first, _ in first })
+    )
   }
 
-  /// The summary with the value of a `key` parameter (an API key) replaced by `***`, so that
-  /// reports do not copy credentials.
-  static func redactingKey(_ summary: String) -> String {
-    var request = HTTPRequest(summary: summary)
-    guard request.queryValue("key") != nil else { return summary }
+  /// The request's summary with the value of a `key` parameter (an API key) replaced by
+  /// `***`, so that reports do not copy credentials.
+  static func redactingKey(_ request: HTTPRequest) -> String {
+    var request = request
+    guard request.queryValue("key") != nil else { return request.summary }
     request.query = request.query.map { ($0.name, $0.name == "key" ? "***" : $0.value) }
     return request.summary
   }

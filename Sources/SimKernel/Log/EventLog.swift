@@ -74,24 +74,53 @@ public struct LogField: Hashable, Sendable {
 
 /// One thing that happened in a world, at a virtual instant.
 ///
-/// `source` names the component (`"location"`, `"region"`, `"notifications"`, `"app"`, …) and
-/// `event` what happened (`"didEnterRegion"`, `"fix"`, …); the fields carry the details.
-/// Reports are derived from these records, so components log every observable effect.
-public struct LogEntry: Hashable, Sendable {
+/// The entry carries the typed event its component declared (``payload``); `source`, `event`
+/// and `fields` are that event's storage form, as the JSON Lines file writes them. Readers in
+/// the same process match the typed payload (`entry.payload as? RegionEvent`); the strings are
+/// for storage, for scenario `count` expectations and for people.
+public struct LogEntry: Sendable {
   /// When it happened.
   public let time: SimTime
   /// Its position in the log, from 0.
   public let sequence: Int
-  /// The component that recorded it.
-  public let source: String
-  /// What happened.
-  public let event: String
-  /// The details, in order.
-  public let fields: [LogField]
+  /// What happened, as its component declared it.
+  public let payload: any LogEvent
+
+  /// An entry recording `payload`.
+  public init(time: SimTime, sequence: Int, payload: any LogEvent) {
+    self.time = time
+    self.sequence = sequence
+    self.payload = payload
+  }
+
+  /// The component that recorded it (the payload type's ``LogEvent/source``).
+  public var source: String { type(of: payload).source }
+  /// What happened (the payload's ``LogEvent/name``).
+  public var event: String { payload.name }
+  /// The details, in order (the payload's ``LogEvent/fields``).
+  public var fields: [LogField] { payload.fields }
 
   /// The value of the first field called `name`, if any.
   public subscript(name: String) -> LogValue? {
     fields.first { $0.name == name }?.value
+  }
+}
+
+extension LogEntry: Hashable {
+  /// Entries are equal when they record the same thing at the same place: time, sequence,
+  /// source, event and fields.
+  public static func == (a: LogEntry, b: LogEntry) -> Bool {
+    a.time == b.time && a.sequence == b.sequence && a.source == b.source && a.event == b.event
+      && a.fields == b.fields
+  }
+
+  /// Hashes what equality compares.
+  public func hash(into hasher: inout Hasher) {
+    hasher.combine(time)
+    hasher.combine(sequence)
+    hasher.combine(source)
+    hasher.combine(event)
+    hasher.combine(fields)
   }
 }
 
@@ -108,12 +137,16 @@ public final class EventLog {
   /// An empty log.
   public init() {}
 
-  /// Appends an entry.
-  public func record(at time: SimTime, source: String, event: String, _ fields: [LogField] = []) {
-    let entry = LogEntry(
-      time: time, sequence: entries.count, source: source, event: event, fields: fields)
+  /// Appends an entry recording `event` at `time`.
+  public func record(_ event: some LogEvent, at time: SimTime) {
+    let entry = LogEntry(time: time, sequence: entries.count, payload: event)
     entries.append(entry)
     sink?(entry)
+  }
+
+  /// The payloads of type `Event`, with the entries that carry them, in order.
+  public func events<Event: LogEvent>(_ type: Event.Type) -> [(entry: LogEntry, event: Event)] {
+    entries.compactMap { entry in (entry.payload as? Event).map { (entry, $0) } }
   }
 
   /// The entries from `source` (all sources when `nil`) called `event` (all when `nil`).

@@ -1,0 +1,126 @@
+import Geo
+import SimKernel
+
+/// What a geocoding request asked.
+public enum GeocodeQuery: Hashable, Sendable {
+  /// The address of a position (`reverseGeocodeLocation`).
+  case reverse(Coordinate)
+  /// The places matching a text (`geocodeAddressString`).
+  case forward(String)
+
+  /// `"reverse"` or `"forward"`, as the log writes it.
+  public var kind: String {
+    switch self {
+    case .reverse: "reverse"
+    case .forward: "forward"
+    }
+  }
+}
+
+/// The on-device geocoder (source `"geocoder"`).
+public enum GeocoderEvent: LogEvent, Hashable {
+  /// A request started (cancelling the one in flight, if any).
+  case request(GeocodeQuery)
+  /// A request was answered: `count` placemarks, the first called `firstName`.
+  case reply(kind: String, count: Int, firstName: String?)
+  /// A request failed.
+  case failure(kind: String, code: GeocodeErrorCode, reason: String)
+
+  /// The component that records these events.
+  public static let source = "geocoder"
+  /// Every event this type records.
+  public static let declarations = [
+    LogEventDeclaration(
+      source, "request", fields: ["kind", "latitude", "longitude", "text"],
+      "A reverse (latitude, longitude) or forward (text) request started."),
+    LogEventDeclaration(
+      source, "reply", fields: ["kind", "count", "name"],
+      "A request was answered; `name` is the first placemark's."),
+    LogEventDeclaration(
+      source, "failure", fields: ["kind", "error", "reason"], "A request failed."),
+  ]
+  /// The event's name in the log.
+  public var name: String {
+    switch self {
+    case .request: "request"
+    case .reply: "reply"
+    case .failure: "failure"
+    }
+  }
+  /// The event's fields, in the log's order.
+  public var fields: [LogField] {
+    switch self {
+    case .request(let query):
+      var fields = [LogField("kind", .string(query.kind))]
+      switch query {
+      case .reverse(let c):
+        fields += [
+          LogField("latitude", .double(c.latitude)), LogField("longitude", .double(c.longitude)),
+        ]
+      case .forward(let text):
+        fields.append(LogField("text", .string(text)))
+      }
+      return fields
+    case .reply(let kind, let count, let firstName):
+      return [
+        LogField("kind", .string(kind)), LogField("count", .int(Int64(count))),
+        LogField("name", firstName.map(LogValue.string) ?? .null),
+      ]
+    case .failure(let kind, let code, let reason):
+      return [
+        LogField("kind", .string(kind)), LogField("error", .string(code.description)),
+        LogField("reason", .string(reason)),
+      ]
+    }
+  }
+}
+
+/// The app's key-value store (source `"defaults"`).
+public enum DefaultsEvent: LogEvent, Hashable {
+  /// A value was stored under `key` in `domain`.
+  case set(key: String, value: StoredValue, domain: String)
+  /// `key` was removed; `existed` says whether it had a value.
+  case remove(key: String, existed: Bool, domain: String)
+
+  /// The component that records these events.
+  public static let source = "defaults"
+  /// Every event this type records.
+  public static let declarations = [
+    LogEventDeclaration(
+      source, "set", fields: ["key", "type", "value", "domain"], "A value was stored."),
+    LogEventDeclaration(
+      source, "remove", fields: ["key", "existed", "domain"], "A key was removed."),
+  ]
+  /// The event's name in the log.
+  public var name: String {
+    switch self {
+    case .set: "set"
+    case .remove: "remove"
+    }
+  }
+  /// The event's fields, in the log's order.
+  public var fields: [LogField] {
+    switch self {
+    case .set(let key, let value, let domain):
+      [
+        LogField("key", .string(key)), LogField("type", .string(value.typeName)),
+        LogField("value", value.logValue), LogField("domain", .string(domain)),
+      ]
+    case .remove(let key, let existed, let domain):
+      [
+        LogField("key", .string(key)), LogField("existed", .bool(existed)),
+        LogField("domain", .string(domain)),
+      ]
+    }
+  }
+}
+
+/// Every event type the simulated phone records, for the event table and scenario checks.
+public enum DeviceEvents {
+  /// The types, in the order the docs list them.
+  public static let types: [any LogEvent.Type] = [
+    PhoneEvent.self, AppLifecycleEvent.self, PromptEvent.self, AuthorizationEvent.self,
+    SettingsEvent.self, LocationEvent.self, RegionEvent.self, NotificationEvent.self,
+    TouchEvent.self, GestureEvent.self, MapEvent.self, GeocoderEvent.self, DefaultsEvent.self,
+  ]
+}

@@ -1,0 +1,42 @@
+/// Something a component can record in the event log: a Swift value with typed details,
+/// written to the log's storage form (`source`, `event`, `fields`) by the type that declares it.
+///
+/// Each component declares what it logs as one type conforming to this protocol (an enum with
+/// a case per event), so the names a reader may meet are in one declaration, and readers match
+/// typed values instead of strings. ``declarations`` lists every event of the type with its
+/// fields; scenario checks and the event table in the docs are read from it.
+public protocol LogEvent: Sendable {
+  /// The component that records these events, as the log writes it (`"region"`).
+  static var source: String { get }
+  /// Every event this type records, in the order the docs list them.
+  static var declarations: [LogEventDeclaration] { get }
+  /// What happened, as the log writes it (`"didEnterRegion"`).
+  var name: String { get }
+  /// The details, in the order the log writes them.
+  var fields: [LogField] { get }
+}
+
+/// One declared event: its source and name, the fields it carries and what it means.
+public struct LogEventDeclaration: Hashable, Sendable {
+  /// The recording component.
+  public let source: String
+  /// The event's name.
+  public let name: String
+  /// The names of the fields it may carry, in order (optional ones included).
+  public let fields: [String]
+  /// What it records, in one sentence.
+  public let summary: String
+
+  /// A declaration.
+  public init(_ source: String, _ name: String, fields: [String] = [], _ summary: String) {
+    self.source = source
+    self.name = name
+    self.fields = fields
+    self.summary = summary
+  }
+}
+
+extension LogEvent {
+  /// The declared event names of this type.
+  public static var names: [String] { declarations.map(\.name) }
+}
