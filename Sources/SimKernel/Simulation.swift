@@ -63,6 +63,18 @@ public final class Simulation {
     return HandlerID(index: Int32(handlers.count - 1))
   }
 
+  /// Registers the handler `make` builds for the identifier it is given: for a handler that
+  /// keeps its own identifier to schedule with. `make` must not register other handlers.
+  public func register<Handler: SimulationEventHandler>(_ make: (HandlerID) -> Handler)
+    -> Handler
+  {
+    let id = HandlerID(index: Int32(handlers.count))
+    let handler = make(id)
+    precondition(handlers.count == id.index, "a handler registered another while being made")
+    handlers.append(HandlerSlot(handler: handler))
+    return handler
+  }
+
   /// Forgets a handler: its pending events will be dropped instead of delivered.
   public func unregister(_ id: HandlerID) {
     guard handlers.indices.contains(Int(id.index)) else { return }

@@ -97,6 +97,20 @@ private func monitoringPhone(
     #expect(!app()!.names.contains("enter:tokyo"))
   }
 
+  /// The region engine runs while something is watched: stopping the last region stops its
+  /// evaluations at once rather than at the next one.
+  @Test func stoppingTheLastRegionStopsTheRegionEngineAtOnce() throws {
+    let (phone, _, app) = try monitoringPhone(
+      truth: eastboundThroughTokyo(speed: 10),
+      configure: { $0.startMonitoring(for: self.region) })
+    try phone.simulation.run(until: .seconds(10))
+    #expect(phone.simulation.pendingEventCount == 1)
+    app()!.manager.stopMonitoring(for: region)
+    #expect(phone.simulation.pendingEventCount == 0)
+    app()!.manager.startMonitoring(for: region)
+    #expect(phone.simulation.pendingEventCount == 1)
+  }
+
   @Test func theTwentyFirstRegionFails() throws {
     let (phone, _, app) = try monitoringPhone(
       truth: { _ in tokyoStation },

@@ -98,27 +98,29 @@ public final class SimulatedNetwork {
     let half = SimDuration(nanoseconds: roundTrip.nanoseconds / 2)
     let fails = random.bernoulli(profile.failureRate)
     let name = service.serviceName
-    _ = try? simulation.schedule(after: half) { [weak self] in
-      guard let self else { return }
-      var (response, serviceTime) = service.respond(to: request)
-      if fails {
-        response = HTTPResponse(
-          status: 503, body: .object(["error": .string("Service Unavailable")]))
-      }
-      let waited = self.simulation.now - sent
-      let total = waited + serviceTime + (roundTrip - half)
-      if total > profile.timeout || self.isOffline {
-        let failure: NetworkFailure = self.isOffline ? .notConnectedToInternet : .timedOut
-        let remaining = max(.zero, profile.timeout - waited)
-        self.finish(
-          id: id, service: name, sent: sent, .failure(failure),
-          after: failure == .timedOut ? remaining : .zero, networkTime: roundTrip,
-          serviceTime: serviceTime, completion: completion)
-      } else {
-        self.finish(
-          id: id, service: name, sent: sent, .success(response),
-          after: serviceTime + (roundTrip - half), networkTime: roundTrip,
-          serviceTime: serviceTime, completion: completion)
+    checkedScheduling {
+      try simulation.schedule(after: half) { [weak self] in
+        guard let self else { return }
+        var (response, serviceTime) = service.respond(to: request)
+        if fails {
+          response = HTTPResponse(
+            status: 503, body: .object(["error": .string("Service Unavailable")]))
+        }
+        let waited = self.simulation.now - sent
+        let total = waited + serviceTime + (roundTrip - half)
+        if total > profile.timeout || self.isOffline {
+          let failure: NetworkFailure = self.isOffline ? .notConnectedToInternet : .timedOut
+          let remaining = max(.zero, profile.timeout - waited)
+          self.finish(
+            id: id, service: name, sent: sent, .failure(failure),
+            after: failure == .timedOut ? remaining : .zero, networkTime: roundTrip,
+            serviceTime: serviceTime, completion: completion)
+        } else {
+          self.finish(
+            id: id, service: name, sent: sent, .success(response),
+            after: serviceTime + (roundTrip - half), networkTime: roundTrip,
+            serviceTime: serviceTime, completion: completion)
+        }
       }
     }
   }
@@ -129,15 +131,17 @@ public final class SimulatedNetwork {
     completion: @escaping (Result<HTTPResponse, NetworkFailure>) -> Void
   ) {
     let wasOffline = isOffline && networkTime == .zero
-    _ = try? simulation.schedule(after: delay) { [weak self] in
-      guard let self else { return }
-      self.simulation.log.record(
-        NetworkEvent.response(
-          id: id, service: service, networkTime: networkTime, serviceTime: serviceTime,
-          totalTime: self.simulation.now - sent, result: result),
-        at: self.simulation.now)
-      if !wasOffline { self.release(service) }
-      completion(result)
+    checkedScheduling {
+      try simulation.schedule(after: delay) { [weak self] in
+        guard let self else { return }
+        self.simulation.log.record(
+          NetworkEvent.response(
+            id: id, service: service, networkTime: networkTime, serviceTime: serviceTime,
+            totalTime: self.simulation.now - sent, result: result),
+          at: self.simulation.now)
+        if !wasOffline { self.release(service) }
+        completion(result)
+      }
     }
   }
 

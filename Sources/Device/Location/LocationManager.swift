@@ -30,31 +30,24 @@ public final class LocationManager {
   /// The app instance that created the manager; a relaunch makes it stale.
   let generation: Int
 
-  var isUpdating = false
-  var isPaused = false
-  var updatesStartedInUse = false
-  var lastDelivered: Location?
-  var stationarySince: SimTime?
-  var oneShot: (deadline: SimTime, best: Location?)?
-
   /// Creates a manager on `phone` for the running app.
   ///
   /// As on iOS, ``LocationManagerDelegate/locationManagerDidChangeAuthorization(_:)`` follows
   /// asynchronously, once the caller has had the chance to set ``delegate``.
   public init(phone: Phone) {
     self.phone = phone
-    self.identifier = phone.nextManagerIdentifier()
-    self.generation = phone.appGeneration
-    phone.adopt(self)
+    self.identifier = phone.location.nextManagerIdentifier()
+    self.generation = phone.process.generation
+    phone.location.adopt(self)
   }
 
   // MARK: Authorization
 
   /// The app's authorization status.
-  public var authorizationStatus: AuthorizationStatus { phone.authorizer.status }
+  public var authorizationStatus: AuthorizationStatus { phone.authorization.status }
 
   /// Whether the app gets precise or approximate fixes.
-  public var accuracyAuthorization: AccuracyAuthorization { phone.authorizer.accuracy }
+  public var accuracyAuthorization: AccuracyAuthorization { phone.authorization.accuracy }
 
   /// Whether Location Services are on for the whole phone (`locationServicesEnabled()`, a class
   /// method on iOS; here it asks this manager's phone, as there is no global phone).
@@ -63,13 +56,13 @@ public final class LocationManager {
   /// Asks for When In Use permission: shows the prompt only from notDetermined, in the
   /// foreground; otherwise does nothing [A].
   public func requestWhenInUseAuthorization() {
-    phone.requestAuthorization(always: false, from: self)
+    phone.authorization.requestAuthorization(always: false)
   }
 
   /// Asks for Always permission: the first prompt from notDetermined, or the one-time upgrade
   /// prompt from When In Use [A][3P].
   public func requestAlwaysAuthorization() {
-    phone.requestAuthorization(always: true, from: self)
+    phone.authorization.requestAuthorization(always: true)
   }
 
   // MARK: Updates
@@ -79,24 +72,24 @@ public final class LocationManager {
 
   /// Starts delivering fixes; a denied app gets ``LocationErrorCode/denied`` instead.
   public func startUpdatingLocation() {
-    phone.startUpdates(self)
+    phone.location.startUpdates(self)
   }
 
   /// Stops delivering fixes.
   public func stopUpdatingLocation() {
-    phone.stopUpdates(self)
+    phone.location.stopUpdates(self)
   }
 
   /// Delivers one fix — the first good enough for ``desiredAccuracy``, or the best within the
   /// timeout — then stops; or fails with ``LocationErrorCode/locationUnknown``.
   public func requestLocation() {
-    phone.requestOneShot(self)
+    phone.location.requestOneShot(self)
   }
 
   // MARK: Regions
 
   /// The regions the app monitors (shared by all its managers, kept across relaunches).
-  public var monitoredRegions: Set<CircularRegion> { Set(phone.regionMonitor.regions.values) }
+  public var monitoredRegions: Set<CircularRegion> { phone.regions.monitoredRegions }
 
   /// The largest radius that can be monitored, in metres.
   public var maximumRegionMonitoringDistance: Double {
@@ -105,17 +98,17 @@ public final class LocationManager {
 
   /// Starts monitoring `region`, replacing any region with the same identifier [A].
   public func startMonitoring(for region: CircularRegion) {
-    phone.startMonitoring(region, from: self)
+    phone.regions.startMonitoring(region, from: self)
   }
 
   /// Stops monitoring `region` (matched by identifier).
   public func stopMonitoring(for region: CircularRegion) {
-    phone.stopMonitoring(region)
+    phone.regions.stopMonitoring(region)
   }
 
   /// Asks for `region`'s current state; the answer comes through
   /// ``LocationManagerDelegate/locationManager(_:didDetermineState:for:)``.
   public func requestState(for region: CircularRegion) {
-    phone.requestState(for: region, from: self)
+    phone.regions.requestState(for: region, from: self)
   }
 }

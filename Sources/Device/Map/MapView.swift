@@ -198,14 +198,16 @@ public final class MapView: View {
       if t < 1 {
         let next = min(
           phone.simulation.now + animationFrameInterval, startTime + duration)
-        animation = try? phone.simulation.schedule(at: next) { frame() }
+        animation = checkedScheduling { try phone.simulation.schedule(at: next) { frame() } }
       } else {
         animation = nil
       }
     }
-    animation = try? phone.simulation.schedule(
-      at: min(startTime + animationFrameInterval, startTime + duration)
-    ) { frame() }
+    animation = checkedScheduling {
+      try phone.simulation.schedule(
+        at: min(startTime + animationFrameInterval, startTime + duration)
+      ) { frame() }
+    }
   }
 
   private func apply(_ target: MapCamera, reason: String, animated: Bool) {

@@ -93,7 +93,7 @@ public final class UserNotificationCenter {
   private var now: SimTime { phone.simulation.now }
 
   private func later(_ body: @escaping () -> Void) {
-    _ = try? phone.simulation.schedule(after: .zero) { body() }
+    checkedScheduling { try phone.simulation.schedule(after: .zero) { body() } }
   }
 
   // MARK: Permission
@@ -111,7 +111,7 @@ public final class UserNotificationCenter {
     }
     pendingAuthorization.append { granted in completionHandler(granted, nil) }
     if pendingAuthorization.count == 1 {
-      phone.showNotificationPrompt()
+      phone.authorization.showNotificationPrompt()
     }
   }
 
@@ -134,8 +134,7 @@ public final class UserNotificationCenter {
   ) {
     if case .location(let region, _) = request.trigger {
       let owner = RegionMonitor.Owner.notification(request.identifier)
-      let replacing = phone.regionMonitor.isWatched(identifier: region.identifier, owner: owner)
-      if !replacing && phone.regionMonitor.count >= phone.parameters.maximumMonitoredRegions {
+      if !phone.regions.canWatch(region.identifier, owner: owner) {
         let error = DeviceError(
           .tooManyRegions,
           "request \(request.identifier): the app already uses \(phone.parameters.maximumMonitoredRegions) regions"
@@ -147,14 +146,13 @@ public final class UserNotificationCenter {
       }
     }
     // A replaced request's old region goes with it.
-    phone.regionMonitor.unwatch(owner: .notification(request.identifier))
+    phone.regions.unwatchTrigger(request: request.identifier)
     let outcome = store.add(request, at: now)
     for dropped in outcome.dropped {
-      phone.regionMonitor.unwatch(owner: .notification(dropped.identifier))
+      phone.regions.unwatchTrigger(request: dropped.identifier)
     }
     if store.isPending(request.identifier), case .location(let region, _) = request.trigger {
-      phone.regionMonitor.watch(region, owner: .notification(request.identifier))
-      phone.updateTickers()
+      phone.regions.watchTrigger(region, request: request.identifier)
     }
     if request.trigger == nil {
       deliver(request.identifier)
@@ -182,14 +180,14 @@ public final class UserNotificationCenter {
   /// Removes pending requests; notifications already delivered stay [A].
   public func removePendingNotificationRequests(withIdentifiers identifiers: [String]) {
     store.removePending(identifiers: identifiers, at: now)
-    for id in identifiers { phone.regionMonitor.unwatch(owner: .notification(id)) }
+    for id in identifiers { phone.regions.unwatchTrigger(request: id) }
     rearmTimer()
   }
 
   /// Removes every pending request.
   public func removeAllPendingNotificationRequests() {
     for request in store.pending {
-      phone.regionMonitor.unwatch(owner: .notification(request.identifier))
+      phone.regions.unwatchTrigger(request: request.identifier)
     }
     store.removeAllPending(at: now)
     rearmTimer()
@@ -211,11 +209,13 @@ public final class UserNotificationCenter {
     if let timer { phone.simulation.cancel(timer) }
     timer = nil
     guard let next = store.earliestFireTime else { return }
-    timer = try? phone.simulation.schedule(at: max(next, now)) { [weak self] in
-      guard let self else { return }
-      self.timer = nil
-      for request in self.store.due(upTo: self.now) { self.deliver(request.identifier) }
-      self.rearmTimer()
+    timer = checkedScheduling {
+      try phone.simulation.schedule(at: max(next, now)) { [weak self] in
+        guard let self else { return }
+        self.timer = nil
+        for request in self.store.due(upTo: self.now) { self.deliver(request.identifier) }
+        self.rearmTimer()
+      }
     }
   }
 
@@ -226,7 +226,7 @@ public final class UserNotificationCenter {
     else { return }
     let wanted = state == .inside ? region.notifyOnEntry : region.notifyOnExit
     guard wanted else { return }
-    guard phone.authorizer.isAuthorized && phone.authorizer.precise else {
+    guard phone.authorization.isAuthorized && phone.authorization.isPrecise else {
       phone.record(
         NotificationEvent.suppressed(identifier: identifier, cause: .locationPermission))
       return
@@ -258,7 +258,7 @@ public final class UserNotificationCenter {
   /// A delivered non-repeating location request stops watching its region.
   private func finishIfDone(_ identifier: String) {
     if !store.isPending(identifier) {
-      phone.regionMonitor.unwatch(owner: .notification(identifier))
+      phone.regions.unwatchTrigger(request: identifier)
     }
   }
 }

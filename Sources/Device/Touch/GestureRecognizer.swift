@@ -147,9 +147,11 @@ public class GestureRecognizer {
   func startTimer(after delay: SimDuration, _ action: @escaping () -> Void) {
     cancelTimer()
     guard let view else { return }
-    timer = try? view.phone.simulation.schedule(after: max(delay, .zero)) { [weak self] in
-      self?.timer = nil
-      action()
+    timer = checkedScheduling {
+      try view.phone.simulation.schedule(after: max(delay, .zero)) { [weak self] in
+        self?.timer = nil
+        action()
+      }
     }
   }
 

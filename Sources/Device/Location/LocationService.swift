@@ -1,0 +1,351 @@
+import Geo
+import SimKernel
+
+/// The phone's location service: the app's managers and, for each, whether it updates, is
+/// paused or waits for a one-shot fix. It alone owns that state and the sensor ticker, which it
+/// arms whenever a manager wants fixes and the app may have them.
+final class LocationService {
+  /// What the service keeps for one manager.
+  private final class Updates {
+    var isUpdating = false
+    var isPaused = false
+    /// Updates were started while the app was in use (When In Use keeps them in the background).
+    var startedInUse = false
+    var lastDelivered: Location?
+    var stationarySince: SimTime?
+    var oneShot: (deadline: SimTime, best: Location?)?
+
+    var wantsFixes: Bool { (isUpdating && !isPaused) || oneShot != nil }
+  }
+
+  private struct Entry {
+    weak var manager: LocationManager?
+    let updates: Updates
+  }
+
+  private unowned let phone: Phone
+  private let sensor: (any LocationSensor)?
+  private var entries: [Entry] = []
+  private var managerCount = 0
+  private var missedFixWhileSuspended = false
+  /// The most recent fix delivered on this phone (CoreLocation's cached location).
+  private(set) var lastKnownLocation: Location?
+  private lazy var ticker = phone.simulation.makeTimer { [unowned self] in self.tick() }
+
+  init(phone: Phone, sensor: (any LocationSensor)?) {
+    self.phone = phone
+    self.sensor = sensor
+  }
+
+  // MARK: Managers
+
+  func nextManagerIdentifier() -> Int {
+    managerCount += 1
+    return managerCount
+  }
+
+  func adopt(_ manager: LocationManager) {
+    entries.append(Entry(manager: manager, updates: Updates()))
+    phone.record(LocationEvent.managerCreated(manager: manager.identifier))
+    call(manager) { $0.delegate?.locationManagerDidChangeAuthorization($0) }
+  }
+
+  /// Calls `body` with each of the running app's managers and their state, allocating nothing
+  /// (the hot path).
+  @inline(__always)
+  private func forEachLive(_ body: (LocationManager, Updates) -> Void) {
+    let generation = phone.process.generation
+    for entry in entries {
+      if let m = entry.manager, m.generation == generation { body(m, entry.updates) }
+    }
+  }
+
+  private func anyLive(_ predicate: (LocationManager, Updates) -> Bool) -> Bool {
+    let generation = phone.process.generation
+    for entry in entries {
+      if let m = entry.manager, m.generation == generation, predicate(m, entry.updates) {
+        return true
+      }
+    }
+    return false
+  }
+
+  private func updates(of manager: LocationManager) -> Updates? {
+    entries.first { $0.manager === manager }?.updates
+  }
+
+  /// Calls into the app with `manager`, asynchronously (see ``AppProcess/call(_:)``).
+  func call(_ manager: LocationManager, _ body: @escaping (LocationManager) -> Void) {
+    guard manager.generation == phone.process.generation else { return }
+    phone.process.call { [weak manager] in
+      if let manager { body(manager) }
+    }
+  }
+
+  /// Calls `body` with each of the running app's managers, asynchronously.
+  func callEachManager(_ body: @escaping (LocationManager) -> Void) {
+    var managers: [LocationManager] = []
+    forEachLive { m, _ in managers.append(m) }
+    for manager in managers { call(manager, body) }
+  }
+
+  // MARK: What the other services ask
+
+  /// Whether the app keeps running in the background: a manager updating location with
+  /// background updates allowed, and the permission for it.
+  var runsInBackground: Bool {
+    let status = phone.authorization.status
+    return anyLive { m, u in
+      u.isUpdating && !u.isPaused && m.allowsBackgroundLocationUpdates
+        && (status == .authorizedAlways || (status == .authorizedWhenInUse && u.startedInUse))
+    }
+  }
+
+  /// Whether the app counts as "in use" for When In Use permission.
+  var isInUse: Bool {
+    let state = phone.appState
+    return state == .foreground || (state == .background && runsInBackground)
+  }
+
+  /// The phone's coarse position estimate now, for region decisions.
+  func coarseEstimate() -> Location? {
+    sensor?.coarseEstimate(at: phone.simulation.now)
+  }
+
+  var hasSensor: Bool { sensor != nil }
+
+  // MARK: What the other services tell
+
+  func authorizationDidChange() {
+    let authorized = phone.authorization.isAuthorized
+    forEachLive { m, u in
+      call(m) { $0.delegate?.locationManagerDidChangeAuthorization($0) }
+      if !authorized && u.isUpdating {
+        call(m) {
+          $0.delegate?.locationManager(
+            $0, didFailWithError: LocationError(.denied, "location permission was withdrawn"))
+        }
+      }
+    }
+    rearm()
+  }
+
+  func processStarted() { rearm() }
+
+  func processEnded() {
+    entries.removeAll()
+    rearm()
+  }
+
+  /// The app runs again after being suspended: it hears the current position once.
+  func processResumed() {
+    if missedFixWhileSuspended, let sensor {
+      missedFixWhileSuspended = false
+      if case .fix(let fix) = sensor.reading(
+        at: phone.simulation.now, desiredAccuracy: strictestAccuracy(),
+        reducedAccuracy: !phone.authorization.isPrecise)
+      {
+        offer(fix, stale: false)
+      }
+    }
+    rearm()
+  }
+
+  // MARK: The managers' requests
+
+  /// Why a manager's settings cannot work, if they cannot: CoreLocation takes any number, so a
+  /// NaN accuracy or filter reaches the app as a failure instead of a silent default.
+  private func invalidSettings(of manager: LocationManager) -> String? {
+    if manager.desiredAccuracy.isNaN { return "desiredAccuracy is not a number" }
+    if manager.distanceFilter.isNaN { return "distanceFilter is not a number" }
+    return nil
+  }
+
+  private func fail(_ manager: LocationManager, _ code: LocationErrorCode, _ reason: String) {
+    call(manager) {
+      $0.delegate?.locationManager($0, didFailWithError: LocationError(code, reason))
+    }
+  }
+
+  func startUpdates(_ manager: LocationManager) {
+    guard let u = updates(of: manager) else { return }
+    if let problem = invalidSettings(of: manager) {
+      phone.record(LocationEvent.startRefused(manager: manager.identifier, reason: problem))
+      return fail(manager, .locationUnknown, problem)
+    }
+    guard !phone.authorization.isRefused else {
+      phone.record(LocationEvent.startRefused(manager: manager.identifier, reason: nil))
+      return fail(manager, .denied, "the app is not authorized for location")
+    }
+    let wasUpdating = u.isUpdating && !u.isPaused
+    u.isUpdating = true
+    u.isPaused = false
+    u.stationarySince = nil
+    if isInUse { u.startedInUse = true }
+    phone.record(LocationEvent.started(manager: manager.identifier))
+    if !wasUpdating, let cached = lastKnownLocation,
+      phone.random.bernoulli(phone.parameters.staleFirstFixProbability)
+    {
+      call(manager) { [weak self] in self?.deliver([cached], to: $0, u, stale: true) }
+    }
+    rearm()
+  }
+
+  func stopUpdates(_ manager: LocationManager) {
+    guard let u = updates(of: manager), u.isUpdating else { return }
+    u.isUpdating = false
+    u.isPaused = false
+    u.lastDelivered = nil
+    phone.record(LocationEvent.stopped(manager: manager.identifier))
+    rearm()
+    if phone.appState == .background { phone.process.suspendIfIdle(after: .zero) }
+  }
+
+  func requestOneShot(_ manager: LocationManager) {
+    guard let u = updates(of: manager) else { return }
+    if let problem = invalidSettings(of: manager) {
+      return fail(manager, .locationUnknown, problem)
+    }
+    guard !phone.authorization.isRefused else {
+      return fail(manager, .denied, "the app is not authorized for location")
+    }
+    guard u.oneShot == nil else { return }
+    u.oneShot = (phone.simulation.now + phone.parameters.oneShotTimeout, nil)
+    phone.record(LocationEvent.requested(manager: manager.identifier))
+    rearm()
+  }
+
+  // MARK: The sensor ticker
+
+  /// Whether a fix is wanted: a sensor, the permission, and a manager that wants one.
+  private var needsFixes: Bool {
+    sensor != nil && phone.authorization.isAuthorized && anyLive { $1.wantsFixes }
+  }
+
+  /// Arms or cancels the ticker to match ``needsFixes``.
+  private func rearm() {
+    if needsFixes, !ticker.isArmed, let sensor {
+      checkedScheduling { try ticker.arm(after: sensor.updateInterval) }
+    } else if !needsFixes {
+      ticker.cancel()
+    }
+  }
+
+  private func tick() {
+    step()
+    rearm()
+  }
+
+  /// The most demanding accuracy among the managers that want fixes.
+  private func strictestAccuracy() -> Double {
+    var accuracy = LocationAccuracy.threeKilometers
+    forEachLive { m, u in
+      if u.wantsFixes { accuracy = min(accuracy, m.desiredAccuracy) }
+    }
+    return accuracy
+  }
+
+  private func step() {
+    guard let sensor else { return }
+    let now = phone.simulation.now
+    let state = phone.appState
+    let reading = sensor.reading(
+      at: now, desiredAccuracy: strictestAccuracy(),
+      reducedAccuracy: !phone.authorization.isPrecise)
+    guard case .fix(let fix) = reading else {
+      // Silence is no answer, but one-shot requests still time out.
+      if state != .suspended && state != .notRunning {
+        forEachLive { m, u in
+          if u.oneShot != nil { offerOneShot(nil, to: m, u, now: now, stale: false) }
+        }
+      }
+      return
+    }
+    if state == .suspended || state == .notRunning {
+      missedFixWhileSuspended = state == .suspended
+      return
+    }
+    offer(fix, stale: false)
+  }
+
+  /// Offers a fresh fix to every manager that may receive it now.
+  private func offer(_ fix: Location, stale: Bool) {
+    let now = phone.simulation.now
+    // What does not depend on the manager is read once per fix: this runs every second.
+    let foreground = phone.appState == .foreground
+    let background = phone.appState == .background
+    let status = phone.authorization.status
+    forEachLive { m, u in
+      if u.isUpdating && !u.isPaused
+        && (foreground
+          || (background && m.allowsBackgroundLocationUpdates
+            && (status == .authorizedAlways
+              || (status == .authorizedWhenInUse && u.startedInUse))))
+      {
+        let filter = m.distanceFilter
+        let filtered =
+          filter > 0
+          && u.lastDelivered.map {
+            $0.horizontalAccuracy >= 0 && fix.horizontalAccuracy >= 0
+              && fix.distance(from: $0) < filter
+          } == true
+        if !autoPause(m, u, fix: fix, now: now) && !filtered {
+          if !foreground { phone.authorization.resolveProvisionalAlwaysIfNeeded() }
+          deliver([fix], to: m, u, stale: stale)
+        }
+      }
+      if u.oneShot != nil { offerOneShot(fix, to: m, u, now: now, stale: stale) }
+    }
+  }
+
+  /// Feeds a fix to a pending ``LocationManager/requestLocation()``: delivers it once good
+  /// enough, or the best one at the deadline.
+  private func offerOneShot(
+    _ fix: Location?, to m: LocationManager, _ u: Updates, now: SimTime, stale: Bool
+  ) {
+    guard var request = u.oneShot else { return }
+    if let fix, fix.horizontalAccuracy >= 0,
+      request.best.map({ fix.horizontalAccuracy < $0.horizontalAccuracy }) ?? true
+    {
+      request.best = fix
+    }
+    let wanted = m.desiredAccuracy > 0 ? m.desiredAccuracy : LocationAccuracy.nearestTenMeters
+    if let best = request.best, best.horizontalAccuracy <= wanted || now >= request.deadline {
+      u.oneShot = nil
+      deliver([best], to: m, u, stale: stale)
+    } else if now >= request.deadline {
+      u.oneShot = nil
+      phone.record(LocationEvent.requestFailed(manager: m.identifier))
+      fail(m, .locationUnknown, "no fix within the timeout")
+    } else {
+      u.oneShot = request
+    }
+  }
+
+  /// Pauses `m` if the device has been stationary long enough for its activity type; returns
+  /// whether it paused.
+  private func autoPause(_ m: LocationManager, _ u: Updates, fix: Location, now: SimTime) -> Bool {
+    guard m.pausesLocationUpdatesAutomatically,
+      let after = phone.parameters.pauseAfter[m.activityType]
+    else { return false }
+    if fix.speed >= 0 && fix.speed < phone.parameters.stationarySpeed {
+      let since = u.stationarySince ?? now
+      u.stationarySince = since
+      guard now - since >= after else { return false }
+      u.isPaused = true
+      phone.record(LocationEvent.paused(manager: m.identifier))
+      call(m) { $0.delegate?.locationManagerDidPauseLocationUpdates($0) }
+      return true
+    }
+    u.stationarySince = nil
+    return false
+  }
+
+  private func deliver(_ fixes: [Location], to m: LocationManager, _ u: Updates, stale: Bool) {
+    guard let fix = fixes.last else { return }
+    u.lastDelivered = fix
+    if !stale { lastKnownLocation = fix }
+    phone.record(LocationEvent.didUpdateLocations(manager: m.identifier, location: fix))
+    m.delegate?.locationManager(m, didUpdateLocations: fixes)
+  }
+}
