@@ -115,6 +115,48 @@ import Testing
     #expect(error.reason.hasPrefix("expected columns named lat/latitude"))
   }
 
+  @Test(arguments: [
+    (
+      "{\"type\": \"LineString\",\n \"coordinates\": [[139.71, 35.61],],\n}",
+      "2:34: expected a value after ',' (trailing commas are not allowed), found ']'"
+    ),
+    (
+      "{\"type\": \"LineString\", \"coordinates\": [[139.71, 35.61]],\n \"type\": \"Point\"}",
+      #"2:2: duplicate key "type" in an object (first at line 1, column 2)"#
+    ),
+    (
+      "{\"type\": \"LineString\",\n \"coordinates\": [[139.71, 035.61]]}",
+      "2:28: expected '.', 'e' or the end of the number after a leading 0, found '3' "
+        + "(leading zeros are not allowed)"
+    ),
+  ])
+  func malformedGeoJSONNamesTheFileLineAndColumn(text: String, expected: String) throws {
+    let path = FileManager.default.temporaryDirectory
+      .appendingPathComponent("geosim-traces-\(UUID().uuidString).geojson").path
+    try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+    defer { try? FileManager.default.removeItem(atPath: path) }
+    let error = try #require(throws: TraceError.self) { try Trace.read(contentsOf: path) }
+    #expect(error.code == .malformed)
+    #expect(error.message == "\(path):\(expected)")
+  }
+
+  @Test func geoJSONIssuesNameTheirLine() throws {
+    let trace = try readFixture("track.geojson")
+    #expect(
+      trace.skipped.map(\.description).allSatisfy { $0.hasPrefix("line ") },
+      "\(trace.skipped)")
+    let text = """
+      {"type": "LineString", "coordinates": [
+        [139.71, 35.61],
+        [139.72, "north"]]}
+      """
+    let lines = try Trace(data: Data(text.utf8), file: "t.geojson").skipped
+    #expect(
+      lines.map(\.description) == [
+        "line 3: coordinates[1]: skipped a position: expected [longitude, latitude]"
+      ])
+  }
+
   @Test func unknownContentAsksForAFormat() throws {
     let error = try #require(throws: TraceError.self) {
       try Trace(data: Data("hello\n".utf8), file: "f")
