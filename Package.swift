@@ -35,7 +35,7 @@ let package = Package(
     .target(name: "SimKernel", dependencies: ["JSON"]),
     .target(name: "Device", dependencies: ["Geo", "JSON", "SimKernel"]),
     .target(
-      name: "Cloud", dependencies: ["CSQLite", "Geo", "JSON", "SimKernel"],
+      name: "Cloud", dependencies: ["CSQLite", "CSV", "Geo", "JSON", "SimKernel"],
       resources: [.copy("Resources/languages"), .copy("Resources/places")]),
     .target(name: "Traces", dependencies: ["CSV", "Device", "Geo", "JSON", "SimKernel"]),
     .target(

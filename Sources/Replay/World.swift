@@ -107,6 +107,8 @@ public final class World {
         try datastore.importStations(
           records, className: dataset.className, geoField: dataset.geoField)
         stations += records
+      } catch let error as CloudError {
+        throw fail("datasets[\(index)]", error.message)
       } catch {
         throw fail("datasets[\(index)]", "\(dataset.file.path): \(error)")
       }
