@@ -29,14 +29,15 @@ let package = Package(
       providers: [.apt(["libsqlite3-dev"])]
     ),
     .target(name: "JSON"),
+    .target(name: "CSV"),
     .target(
       name: "Geo", dependencies: ["CGEOS", "JSON"], linkerSettings: [.linkedLibrary("m")]),
     .target(name: "SimKernel", dependencies: ["JSON"]),
     .target(name: "Device", dependencies: ["Geo", "JSON", "SimKernel"]),
     .target(
-      name: "Cloud", dependencies: ["CSQLite", "Geo", "JSON", "SimKernel"],
+      name: "Cloud", dependencies: ["CSQLite", "CSV", "Geo", "JSON", "SimKernel"],
       resources: [.copy("Resources/languages"), .copy("Resources/places")]),
-    .target(name: "Traces", dependencies: ["Device", "Geo", "JSON", "SimKernel"]),
+    .target(name: "Traces", dependencies: ["CSV", "Device", "Geo", "JSON", "SimKernel"]),
     .target(
       name: "ReferenceApps", dependencies: ["Cloud", "Device", "Geo", "JSON", "SimKernel"]),
     .target(
@@ -58,6 +59,7 @@ let package = Package(
       name: "GeoTests", dependencies: ["Geo", "JSON", "SimKernel"],
       resources: [.copy("Fixtures")]),
     .testTarget(name: "JSONTests", dependencies: ["JSON"]),
+    .testTarget(name: "CSVTests", dependencies: ["CSV"]),
     .testTarget(name: "SimKernelTests", dependencies: ["SimKernel"]),
     .testTarget(name: "DeviceTests", dependencies: ["Device", "Geo", "SimKernel"]),
     .testTarget(name: "CloudTests", dependencies: ["Cloud", "Geo", "JSON", "SimKernel"]),

@@ -31,9 +31,9 @@ public struct JSONSourceLocation: Hashable, Sendable, Comparable, CustomStringCo
 ///
 /// The parser is strict RFC 8259 over UTF-8: no comments, no trailing commas, no `NaN` or
 /// `Infinity`, no leading zeros, no unpaired surrogate escapes, no control characters in strings
-/// and no duplicate keys in an object. Numbers become ``JSONValue/number(_:)`` doubles, as with
-/// ``JSONValue/init(parsing:)``; a number too large for a double is an error. Arrays and objects
-/// may nest ``maximumDepth`` deep.
+/// and no duplicate keys in an object. Numbers become ``JSONValue/number(_:)`` doubles; a number
+/// too large for a double is an error. Arrays and objects may nest ``maximumDepth`` deep.
+/// ``JSONValue/init(parsing:)`` is this reader without the positions.
 ///
 /// ```swift
 /// let document = try JSONDocument(parsing: data)
@@ -54,11 +54,18 @@ public struct JSONDocument: Sendable {
   /// Throws a ``JSONSyntaxError`` with the line and column of the first problem and what was
   /// expected there.
   public init(parsing data: Data) throws(JSONSyntaxError) {
-    var parser = JSONParser(bytes: [UInt8](data))
+    var parser = JSONParser(bytes: [UInt8](data), keepsLocations: true)
     let (root, tree) = try parser.parseDocument()
     self.root = root
     self.tree = tree
     self.lines = parser.lines
+  }
+
+  /// Parses UTF-8 JSON text as ``init(parsing:)-(Data)`` does, without keeping where each value
+  /// starts.
+  static func value(parsing data: Data) throws(JSONSyntaxError) -> JSONValue {
+    var parser = JSONParser(bytes: [UInt8](data), keepsLocations: false)
+    return try parser.parseDocument().0
   }
 
   /// Parses JSON text.
@@ -143,12 +150,16 @@ private struct LineTable: Sendable {
 /// A recursive-descent parser over UTF-8 bytes.
 private struct JSONParser {
   let bytes: [UInt8]
+  /// Whether arrays and objects record their children's locations (``JSONValue/init(parsing:)``
+  /// does without them).
+  let keepsLocations: Bool
   var i = 0
   var depth = 0
   var lines: LineTable
 
-  init(bytes: [UInt8]) {
+  init(bytes: [UInt8], keepsLocations: Bool) {
     self.bytes = bytes
+    self.keepsLocations = keepsLocations
     let bom = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
     self.i = bom
     self.lines = LineTable(bytes: bytes, starts: [bom])
@@ -297,7 +308,7 @@ private struct JSONParser {
         }
         let (value, node) = try parseValue(keyStart: -1)
         values.append(value)
-        nodes.append(node)
+        if keepsLocations { nodes.append(node) }
         skipWhitespace()
         guard i < bytes.count else { throw unexpected("',' or ']'") }
         if bytes[i] == UInt8(ascii: ",") {
@@ -337,10 +348,8 @@ private struct JSONParser {
         }
         let memberKeyStart = i
         let key = try parseString()
-        if let first = nodes[key] {
-          throw error(
-            "duplicate key \(Self.quoted(key)) in an object (first at "
-              + "\(lines.location(ofOffset: first.keyStart)))", at: memberKeyStart)
+        if members[key] != nil {
+          throw duplicate(key, at: memberKeyStart, in: start)
         }
         skipWhitespace()
         guard i < bytes.count, bytes[i] == UInt8(ascii: ":") else {
@@ -350,7 +359,7 @@ private struct JSONParser {
         skipWhitespace()
         let (value, node) = try parseValue(keyStart: memberKeyStart)
         members[key] = value
-        nodes[key] = node
+        if keepsLocations { nodes[key] = node }
         skipWhitespace()
         guard i < bytes.count else { throw unexpected("',' or '}'") }
         if bytes[i] == UInt8(ascii: ",") {
@@ -367,6 +376,35 @@ private struct JSONParser {
     return (
       .object(members), LocationNode(start: start, keyStart: keyStart, children: .object(nodes))
     )
+  }
+
+  /// The error for a second member `key` at `offset` in the object that starts at `objectStart`,
+  /// naming where the first one is.
+  func duplicate(_ key: String, at offset: Int, in objectStart: Int) -> JSONSyntaxError {
+    let first = firstKeyOffset(key, in: objectStart)
+    return error(
+      "duplicate key \(Self.quoted(key)) in an object (first at "
+        + "\(lines.location(ofOffset: first)))", at: offset)
+  }
+
+  /// The offset of the first member named `key` in the object that starts at `objectStart`,
+  /// found by reading the object again from its start (only when reporting a duplicate).
+  func firstKeyOffset(_ key: String, in objectStart: Int) -> Int {
+    var again = JSONParser(bytes: bytes, keepsLocations: false)
+    again.i = objectStart + 1
+    again.depth = depth
+    while true {
+      again.skipWhitespace()
+      let keyStart = again.i
+      guard let name = try? again.parseString() else { return keyStart }
+      if name == key { return keyStart }
+      again.skipWhitespace()
+      again.i += 1  // ':'
+      again.skipWhitespace()
+      guard (try? again.parseValue(keyStart: keyStart)) != nil else { return keyStart }
+      again.skipWhitespace()
+      again.i += 1  // ','
+    }
   }
 
   static func quoted(_ s: String) -> String {

@@ -18,18 +18,15 @@ public enum JSONValue: Hashable, Sendable {
   /// An object.
   case object([String: JSONValue])
 
-  /// Parses a JSON document.
+  /// Parses JSON text held in memory (a request body, a logged value) with ``JSONDocument``'s
+  /// strict reader, keeping only the value.
   ///
-  /// Throws ``JSONSyntaxError`` naming where the syntax broke.
+  /// Throws ``JSONSyntaxError`` with the line and column of the first problem and what was
+  /// expected there. Input read from a file should go through ``JSONDocument`` instead, so that
+  /// later errors can name the place of the value they are about. (The error is not typed in
+  /// the signature, so that callers that catch it `as JSONSyntaxError` stay as they are.)
   public init(parsing data: Data) throws {
-    do {
-      self = try JSONDecoder().decode(JSONValue.self, from: data)
-    } catch let DecodingError.dataCorrupted(context) {
-      let underlying = (context.underlyingError as? NSError)?.userInfo[NSDebugDescriptionErrorKey]
-      throw JSONSyntaxError(message: underlying as? String ?? context.debugDescription)
-    } catch {
-      throw JSONSyntaxError(message: "\(error)")
-    }
+    self = try JSONDocument.value(parsing: data)
   }
 
   /// The value as compact JSON text with object keys sorted.
@@ -78,43 +75,10 @@ public enum JSONValue: Hashable, Sendable {
   }
 }
 
-extension JSONValue: Codable {
-  /// Decodes any JSON value.
-  public init(from decoder: any Decoder) throws {
-    let c = try decoder.singleValueContainer()
-    if c.decodeNil() {
-      self = .null
-    } else if let b = try? c.decode(Bool.self) {
-      self = .bool(b)
-    } else if let n = try? c.decode(Double.self) {
-      self = .number(n)
-    } else if let s = try? c.decode(String.self) {
-      self = .string(s)
-    } else if let a = try? c.decode([JSONValue].self) {
-      self = .array(a)
-    } else {
-      self = .object(try c.decode([String: JSONValue].self))
-    }
-  }
-
-  /// Encodes the value as itself.
-  public func encode(to encoder: any Encoder) throws {
-    var c = encoder.singleValueContainer()
-    switch self {
-    case .null: try c.encodeNil()
-    case .bool(let b): try c.encode(b)
-    case .number(let n): try c.encode(n)
-    case .string(let s): try c.encode(s)
-    case .array(let a): try c.encode(a)
-    case .object(let o): try c.encode(o)
-    }
-  }
-}
-
 /// A JSON document that could not be parsed.
 ///
-/// Errors from ``JSONDocument`` carry the line and column where the syntax broke; errors from
-/// ``JSONValue/init(parsing:)`` name the place in their message only.
+/// Errors from ``JSONDocument`` and ``JSONValue/init(parsing:)`` carry the line and column where
+/// the syntax broke; an error made elsewhere may know neither.
 public struct JSONSyntaxError: Error, Hashable, Sendable, CustomStringConvertible {
   /// What was expected (and what was found instead), without the position.
   public let message: String

@@ -474,10 +474,10 @@ struct ScenarioReader {
         }
         let geometry: Geometry
         do {
-          geometry = try GeoJSON.geometry(from: Data(a["geometry"]!.value.jsonText.utf8))
-        } catch {
+          geometry = try GeoJSON.geometry(in: a["geometry"]!.value, at: a["geometry"]!.path)
+        } catch let error as GeoJSON.Problem {
           throw self.error(
-            a["geometry"]!.path, "expected a GeoJSON Polygon or MultiPolygon: \(error)")
+            error.path, "expected a GeoJSON Polygon or MultiPolygon: \(error.message)")
         }
         switch geometry {
         case .polygon, .multiPolygon: break

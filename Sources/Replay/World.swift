@@ -107,6 +107,8 @@ public final class World {
         try datastore.importStations(
           records, className: dataset.className, geoField: dataset.geoField)
         stations += records
+      } catch let error as CloudError {
+        throw fail("datasets[\(index)]", error.message)
       } catch {
         throw fail("datasets[\(index)]", "\(dataset.file.path): \(error)")
       }
@@ -117,8 +119,11 @@ public final class World {
     do {
       gazetteer =
         try scenario.gazetteer.map {
-          try Gazetteer(geoJSON: Data(contentsOf: $0), context: geos)
+          let features = try GeoJSON.features(from: Data(contentsOf: $0), file: $0.path)
+          return try Gazetteer(features: features, context: geos)
         } ?? Gazetteer.centralTokyo(context: geos)
+    } catch let error as GeoError {
+      throw fail("gazetteer", error.message)
     } catch {
       throw fail("gazetteer", "\(scenario.gazetteer?.path ?? "built-in"): \(error)")
     }

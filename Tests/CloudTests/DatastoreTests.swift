@@ -93,22 +93,90 @@ private func yamanote(_ datastore: GeoDatastore) throws {
     #expect(stations[0].extra["line"] == .string("JY"))
   }
 
+  /// The message of the error `read` throws, or `nil` when it throws none.
+  private func message(_ read: () throws(CloudError) -> [StationRecord]) -> String? {
+    do {
+      _ = try read()
+      return nil
+    } catch {
+      #expect(error.code == .invalidData)
+      return error.message
+    }
+  }
+
   @Test func malformedImportsNameTheFileAndLine() {
     let csv = "name,latitude,longitude\nTokyo,35.68,139.76\nKanda,north,139.77\n"
-    #expect(throws: NCMBError.importError("s.csv", line: 3)) {
-      try GeoDatastore.stations(csv: csv, file: "s.csv")
-    }
-    #expect(throws: NCMBError.importError("s.csv", line: 1)) {
-      try GeoDatastore.stations(csv: "title,lat\n", file: "s.csv")
-    }
+    #expect(
+      message { () throws(CloudError) in try GeoDatastore.stations(csv: csv, file: "s.csv") }
+        == "s.csv:3: latitude: expected a number in -90...90, found 'north'")
+    #expect(
+      message { () throws(CloudError) in
+        try GeoDatastore.stations(csv: "title,lat\n", file: "s.csv")
+      } == "s.csv:1: expected a header row naming name, latitude and longitude, found: title, lat")
     let json =
       "[\n {\"name\":\"a\",\"latitude\":1,\"longitude\":2},\n {\"name\":\"b\",\"latitude\":95,\"longitude\":2}\n]"
-    #expect(throws: NCMBError.importError("s.json", line: 3)) {
-      try GeoDatastore.stations(json: json, file: "s.json")
-    }
-    #expect(throws: NCMBError.invalidJSON) {
-      try GeoDatastore.stations(json: "[{", file: "s.json")
-    }
+    #expect(
+      message { () throws(CloudError) in try GeoDatastore.stations(json: json, file: "s.json") }
+        == "s.json:3:25: [1].latitude: 95 is outside -90...90")
+    #expect(
+      message { () throws(CloudError) in try GeoDatastore.stations(json: "[{", file: "s.json") }
+        == "s.json:1:3: expected a member name in double quotes, found the end of the text")
+  }
+
+  @Test(arguments: [
+    (
+      "[\n {\"name\": \"a\", \"latitude\": 35.6, \"longitude\": 139.7},\n]",
+      "stations.json:3:1: expected a value after ',' (trailing commas are not allowed), found ']'"
+    ),
+    (
+      "[\n {\"name\": \"a\", \"latitude\": 35.6,\n  \"latitude\": 35.7, \"longitude\": 139.7}\n]",
+      "stations.json:3:3: duplicate key \"latitude\" in an object (first at line 2, column 16)"
+    ),
+    (
+      "[\n {\"name\": \"a\", \"latitude\": 035.61, \"longitude\": 139.7}\n]",
+      "stations.json:2:29: expected '.', 'e' or the end of the number after a leading 0, found '3' "
+        + "(leading zeros are not allowed)"
+    ),
+    (
+      "[\n {\"name\": \"a\", \"latitude\": 35.6, \"longitude\": 139.7},\n {\"name\": \"b\",\n"
+        + "  \"latitude\": \"35.6\", \"longitude\": 139.7}\n]",
+      "stations.json:4:15: [1].latitude: expected a number, found a string"
+    ),
+  ])
+  func aBadJSONDatasetNamesTheFileLineColumnAndPath(json: String, expected: String) {
+    #expect(
+      message { () throws(CloudError) in
+        try GeoDatastore.stations(json: json, file: "stations.json")
+      } == expected)
+  }
+
+  @Test func aCSVDatasetReadsQuotedNewlinesAndDoubledQuotes() throws {
+    let csv =
+      "name,latitude,longitude,note\r\n\"Tokyo \"\"Marunouchi\"\"\",35.681236,139.767125,\"two\r\nlines\"\r\n"
+      + "Kanda,35.69169,139.770883,\n"
+    let stations = try GeoDatastore.stations(csv: csv, file: "s.csv")
+    #expect(stations.map(\.name) == ["Tokyo \"Marunouchi\"", "Kanda"])
+    #expect(stations[0].extra["note"] == .string("two\r\nlines"))
+    #expect(stations[1].point.latitude == 35.69169)
+    // The record after a quoted line break is counted from its own first line.
+    let bad = "name,latitude,longitude\n\"a\nb\",1,2\nc,x,2\n"
+    #expect(
+      message { () throws(CloudError) in try GeoDatastore.stations(csv: bad, file: "s.csv") }
+        == "s.csv:4: latitude: expected a number in -90...90, found 'x'")
+  }
+
+  @Test func anUnterminatedQuoteInACSVDatasetNamesTheLine() {
+    let csv =
+      "name,latitude,longitude\nTokyo,35.68,139.76\n\"Kanda,35.69,139.77\nAkihabara,35.69,139.77\n"
+    #expect(
+      message { () throws(CloudError) in try GeoDatastore.stations(csv: csv, file: "s.csv") }
+        == "s.csv:3:1: expected '\"' to close the quoted field that starts here")
+  }
+
+  @Test func aCSVDatasetMayUseSemicolons() throws {
+    let stations = try GeoDatastore.stations(
+      csv: "name;latitude;longitude\n\"Tokyo; Marunouchi\";35.681236;139.767125\n", file: "s.csv")
+    #expect(stations.map(\.name) == ["Tokyo; Marunouchi"])
   }
 }
 

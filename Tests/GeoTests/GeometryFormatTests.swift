@@ -158,9 +158,12 @@ import Testing
     (#"{"type": "Point", "coordinates": [0, -91]}"#, "coordinates[1]: latitude -91.0"),
     (#"{"type": "Point", "coordinates": [0]}"#, "coordinates: a position needs 2 or 3"),
     (#"{"type": "Point", "coordinates": [0, "1"]}"#, "coordinates[1]: expected a number"),
-    (#"{"type": "Point"}"#, "the document root: a Point needs a \"coordinates\""),
+    (#"{"type": "Point"}"#, "<GeoJSON>:1:1: (root): a Point needs a \"coordinates\""),
     (#"{"coordinates": [0, 0]}"#, "missing \"type\""),
-    (#"{"type": "Circle", "coordinates": [0, 0]}"#, "at type: expected a geometry type"),
+    (
+      #"{"type": "Circle", "coordinates": [0, 0]}"#,
+      "<GeoJSON>:1:10: type: expected a geometry type"
+    ),
     (#"{"type": "LineString", "coordinates": [[0, 0]]}"#, "coordinates: a line string needs"),
     (
       #"{"type": "Polygon", "coordinates": [[[0, 0], [1, 0], [1, 1], [0, 1]]]}"#,
@@ -179,8 +182,11 @@ import Testing
       "features[0].properties: expected an object or null"
     ),
     (#"{"type": "FeatureCollection"}"#, "features: missing"),
-    (#"[1, 2]"#, "the document root: expected an object"),
-    (#"{"type": "Point", "coordinates": [0, 0]"#, "invalid JSON"),
+    (#"[1, 2]"#, "<GeoJSON>:1:1: (root): expected an object"),
+    (
+      #"{"type": "Point", "coordinates": [0, 0]"#,
+      "<GeoJSON>:1:40: expected ',' or '}', found the end"
+    ),
   ])
   func invalidGeoJSONNamesThePathInsideTheDocument(json: String, fragment: String) {
     #expect {
@@ -188,6 +194,35 @@ import Testing
     } throws: { error in
       let e = error as! GeoError
       return e.code == .invalidFormat && e.message.contains(fragment)
+    }
+  }
+
+  @Test(arguments: [
+    (
+      "{\"type\": \"Point\",\n \"coordinates\": [139.7, 35.6],\n}",
+      "areas.geojson:3:1: expected a member name after ',' (trailing commas are not allowed), "
+        + "found '}'"
+    ),
+    (
+      "{\"type\": \"Point\",\n \"coordinates\": [139.7, 35.6],\n \"type\": \"Point\"}",
+      "areas.geojson:3:2: duplicate key \"type\" in an object (first at line 1, column 2)"
+    ),
+    (
+      "{\"type\": \"Point\",\n \"coordinates\": [139.7, 035.61]}",
+      "areas.geojson:2:26: expected '.', 'e' or the end of the number after a leading 0, found '3' "
+        + "(leading zeros are not allowed)"
+    ),
+    (
+      "{\"type\": \"FeatureCollection\", \"features\": [\n  {\"type\": \"Feature\", \"properties\": {},\n"
+        + "   \"geometry\": {\"type\": \"Point\", \"coordinates\": [139.7, \"35.6\"]}}]}",
+      "areas.geojson:3:57: features[0].geometry.coordinates[1]: expected a number, got a string"
+    ),
+  ])
+  func problemsInAGeoJSONFileNameTheFileLineColumnAndPath(json: String, message: String) {
+    #expect {
+      try GeoJSON.features(from: Data(json.utf8), file: "areas.geojson")
+    } throws: { error in
+      (error as? GeoError)?.message == message
     }
   }
 

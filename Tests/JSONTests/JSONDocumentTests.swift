@@ -178,10 +178,45 @@ private func location(_ line: Int, _ column: Int) -> JSONSourceLocation {
     ]
     for text in documents {
       let ours = try JSONDocument(parsing: text).root
-      let foundation = try JSONValue(parsing: Data(text.utf8))
+      let foundation = try JSONDecoder().decode(FoundationValue.self, from: Data(text.utf8)).value
       #expect(ours == foundation, "\(text)")
-      #expect(ours.jsonText == foundation.jsonText, "\(text)")
+      #expect(try JSONValue(parsing: Data(text.utf8)) == ours, "\(text)")
     }
+  }
+
+  @Test(arguments: [
+    ("[1,\n 2,\n]", location(3, 1), "trailing commas are not allowed"),
+    (
+      #"{"a": 1, "a": 2}"#, location(1, 10),
+      #"duplicate key "a" in an object (first at line 1, column 2)"#
+    ),
+    ("[035.61]", location(1, 3), "leading zeros are not allowed"),
+    ("[1] // one", location(1, 5), "comments are not allowed"),
+  ])
+  func parsingAValueIsAsStrictAsTheDocumentReader(
+    text: String, expected: JSONSourceLocation, fragment: String
+  ) {
+    #expect {
+      try JSONValue(parsing: Data(text.utf8))
+    } throws: { error in
+      let error = error as! JSONSyntaxError
+      return error.location == expected && error.message.contains(fragment)
+    }
+  }
+
+  @Test func placesNameTheFileLineColumnAndPath() throws {
+    let document = try JSONDocument(parsing: "[\n {\"name\": \"a\",\n  \"latitude\": \"north\"}\n]")
+    #expect(
+      document.place(of: [0, "latitude"], in: "stations.json")
+        == "stations.json:3:15: [0].latitude")
+    #expect(
+      document.place(of: [0, "latitude"], in: "s.json", key: true) == "s.json:3:3: [0].latitude")
+    // A member that is missing is placed at the object that lacks it.
+    #expect(document.place(of: [0, "longitude"], in: "s.json") == "s.json:2:2: [0].longitude")
+    #expect(document.place(of: .root, in: "s.json") == "s.json:1:1: (root)")
+    let error = JSONSyntaxError(message: "expected a value", line: 3, column: 7)
+    #expect(error.message(in: "s.json") == "s.json:3:7: expected a value")
+    #expect(JSONSyntaxError(message: "broken").message(in: "s.json") == "s.json: broken")
   }
 
   @Test func valuesCanBeLookedUpByPath() {
@@ -190,5 +225,27 @@ private func location(_ line: Int, _ column: Int) -> JSONSourceLocation {
     #expect(value[["a", 2]] == nil)
     #expect(value[["a", "b"]] == nil)
     #expect(value[.root] == value)
+  }
+}
+
+/// Any JSON value as Foundation's decoder reads it: the referee for ``JSONDocument``'s values.
+private struct FoundationValue: Decodable {
+  let value: JSONValue
+
+  init(from decoder: any Decoder) throws {
+    let c = try decoder.singleValueContainer()
+    if c.decodeNil() {
+      value = .null
+    } else if let b = try? c.decode(Bool.self) {
+      value = .bool(b)
+    } else if let n = try? c.decode(Double.self) {
+      value = .number(n)
+    } else if let s = try? c.decode(String.self) {
+      value = .string(s)
+    } else if let a = try? c.decode([FoundationValue].self) {
+      value = .array(a.map(\.value))
+    } else {
+      value = .object(try c.decode([String: FoundationValue].self).mapValues(\.value))
+    }
   }
 }

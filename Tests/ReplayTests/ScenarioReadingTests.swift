@@ -153,6 +153,17 @@ import Testing
     #expect(e.path == "environment.offline[0].to")
   }
 
+  @Test func aBadAreaGeometryIsNamedAtItsOwnPlaceInTheScenario() throws {
+    let area =
+      "\"environment\": {\"areas\": [{\"kind\": \"tunnel\", \"geometry\":\n"
+      + "  {\"type\": \"Polygon\", \"coordinates\": [[[0, 0], [1, 0], [1, 1], [0, \"1\"]]]}}]}"
+    let e = try #require(error(with(area)))
+    #expect(e.path == "environment.areas[0].geometry.coordinates[0][3][1]")
+    #expect(e.line == 3 && e.column == 68)
+    #expect(
+      e.message == "expected a GeoJSON Polygon or MultiPolygon: expected a number, got a string")
+  }
+
   @Test func anOutOfRangeLatitudeIsRefused() throws {
     let e = try #require(
       error(with(#""trace": {"stationary": {"latitude": 91, "longitude": 0}}"#)))

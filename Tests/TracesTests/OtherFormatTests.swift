@@ -112,7 +112,76 @@ import Testing
     let error = try #require(throws: TraceError.self) {
       try readFixture("track.geojson", format: .csv)
     }
-    #expect(error.reason.hasPrefix("expected columns named lat/latitude"))
+    // Read as CSV, the GeoJSON's first line has text after a closing quote.
+    #expect(error.code == .malformed)
+    #expect(error.line == 1)
+    #expect(error.reason.hasPrefix("expected ',' or the end of the line after the closing quote"))
+  }
+
+  @Test(arguments: [
+    (
+      "{\"type\": \"LineString\",\n \"coordinates\": [[139.71, 35.61],],\n}",
+      "2:34: expected a value after ',' (trailing commas are not allowed), found ']'"
+    ),
+    (
+      "{\"type\": \"LineString\", \"coordinates\": [[139.71, 35.61]],\n \"type\": \"Point\"}",
+      #"2:2: duplicate key "type" in an object (first at line 1, column 2)"#
+    ),
+    (
+      "{\"type\": \"LineString\",\n \"coordinates\": [[139.71, 035.61]]}",
+      "2:28: expected '.', 'e' or the end of the number after a leading 0, found '3' "
+        + "(leading zeros are not allowed)"
+    ),
+  ])
+  func malformedGeoJSONNamesTheFileLineAndColumn(text: String, expected: String) throws {
+    let path = FileManager.default.temporaryDirectory
+      .appendingPathComponent("geosim-traces-\(UUID().uuidString).geojson").path
+    try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+    defer { try? FileManager.default.removeItem(atPath: path) }
+    let error = try #require(throws: TraceError.self) { try Trace.read(contentsOf: path) }
+    #expect(error.code == .malformed)
+    #expect(error.message == "\(path):\(expected)")
+  }
+
+  @Test func geoJSONIssuesNameTheirLine() throws {
+    let trace = try readFixture("track.geojson")
+    #expect(
+      trace.skipped.map(\.description).allSatisfy { $0.hasPrefix("line ") },
+      "\(trace.skipped)")
+    let text = """
+      {"type": "LineString", "coordinates": [
+        [139.71, 35.61],
+        [139.72, "north"]]}
+      """
+    let lines = try Trace(data: Data(text.utf8), file: "t.geojson").skipped
+    #expect(
+      lines.map(\.description) == [
+        "line 3: coordinates[1]: skipped a position: expected [longitude, latitude]"
+      ])
+  }
+
+  @Test func csvReadsQuotedLineBreaksAndDoubledQuotes() throws {
+    let text =
+      "track,lat,lon,time\r\n\"bus \"\"7\"\"\nnight\",1.0,2.0,100\r\n\"bus \"\"7\"\"\nnight\",1.001,2.001,110\r\n"
+      + "tram,north,4.0,100\r\n"
+    let trace = try Trace(data: Data(text.utf8), file: "t.csv")
+    #expect(trace.format == .csv)
+    #expect(trace.tracks.map(\.name) == ["bus \"7\"\nnight"])
+    #expect(trace.tracks[0].points.map(\.time) == [100, 110])
+    // The skipped row's line counts the line breaks inside the quoted names before it.
+    #expect(
+      trace.skipped.map(\.description) == [
+        "line 6: skipped a row: expected a latitude and longitude, found 'north', '4.0'"
+      ])
+  }
+
+  @Test func csvWithAnUnterminatedQuoteNamesTheFileAndLine() throws {
+    let text = "track,lat,lon\nbus,1.0,2.0\n\"bus,1.001,2.001\ntram,3.0,4.0\n"
+    let error = try #require(throws: TraceError.self) {
+      try Trace(data: Data(text.utf8), file: "t.csv")
+    }
+    #expect(error.code == .malformed)
+    #expect(error.message == "t.csv:3:1: expected '\"' to close the quoted field that starts here")
   }
 
   @Test func unknownContentAsksForAFormat() throws {

@@ -41,6 +41,14 @@ import Testing
     #expect(try back.text(in: format) == text)
   }
 
+  @Test func aCSVTrackNameWithALineBreakReadsBackWhole() throws {
+    var trace = try Self.sample()
+    trace.tracks[0].name = "night \"owl\"\r\nbus"
+    let back = try Trace(data: Data(trace.csvText.utf8), format: .csv)
+    #expect(back.tracks.map(\.name) == ["night \"owl\"\r\nbus", "track 2"])
+    #expect(back.tracks.map(\.points) == trace.tracks.map(\.points))
+  }
+
   @Test func geoJSONRoundTripsEveryFieldIncludingPartialElevations() throws {
     let trace = try Self.sample()
     let text = trace.geoJSONText

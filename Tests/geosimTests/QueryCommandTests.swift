@@ -204,7 +204,7 @@ private func names(_ out: String) -> [String] {
     let cases: [(String, String, String)] = [
       (
         "s.json", "[\n  {\"name\": \"A\", \"latitude\": 1, \"longitude\": 2},\n]\n",
-        ":3:1: invalid JSON: expected a value after ',' (trailing commas are not allowed), found ']'"
+        ":3:1: expected a value after ',' (trailing commas are not allowed), found ']'"
       ),
       (
         "s.json", "{\"name\": \"A\"}",
@@ -230,11 +230,11 @@ private func names(_ out: String) -> [String] {
       ),
       (
         "s.csv", "name,lat,lon\nA,1,2\n",
-        ":1: expected a header row naming name, latitude and longitude"
+        ":1: expected a header row naming name, latitude and longitude, found: name, lat, lon"
       ),
       (
         "s.csv", "name,latitude,longitude\nA,1,2\nB,x,2\n",
-        ":3: expected as many cells as the header, a name, a latitude in -90...90 and a longitude in -180...180"
+        ":3: latitude: expected a number in -90...90, found 'x'"
       ),
     ]
     for (name, text, message) in cases {

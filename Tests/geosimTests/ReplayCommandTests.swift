@@ -325,10 +325,18 @@ private func weather(name: String, variant: String, expect: String = "pass") -> 
       .write(to: file, atomically: true, encoding: .utf8)
     let merged = try geosim(["merge", "s", "--out", "m"], in: dir)
     #expect(merged.code == 2)
-    #expect(merged.err.contains("s/sweep.json: a run that is not a point of its grid"))
+    #expect(merged.err.contains("s/sweep.json:1:"))
+    #expect(merged.err.contains(": runs[1]: a run that is not a point of its grid"))
     try Data(#"{"base": "a", "grid": 5, "runs": []}"#.utf8).write(to: file)
     let grid = try geosim(["merge", "s", "--out", "m"], in: dir)
     #expect(grid.code == 2)
-    #expect(grid.err.contains("s/sweep.json: grid: a grid is an array"))
+    #expect(grid.err.contains("s/sweep.json:1:23: grid: a grid is an array"))
+    try Data("{\"base\": \"a\",\n \"grid\": [],\n \"runs\": [],\n}".utf8).write(to: file)
+    let comma = try geosim(["merge", "s", "--out", "m"], in: dir)
+    #expect(comma.code == 2)
+    #expect(
+      comma.err.hasSuffix(
+        "s/sweep.json:4:1: expected a member name after ',' (trailing commas are not allowed), "
+          + "found '}'\n"))
   }
 }

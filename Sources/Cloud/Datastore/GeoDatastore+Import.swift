@@ -1,3 +1,4 @@
+import CSV
 import Foundation
 import JSON
 
@@ -37,22 +38,59 @@ extension GeoDatastore {
   }
 
   /// Reads a JSON array of `{"name":…,"latitude":…,"longitude":…}` (other members become
-  /// extra fields). Errors are E400007 naming the file and the 1-based line of the bad entry,
-  /// or E400001 when the text is not JSON at all.
-  public static func stations(json text: String, file: String) throws(NCMBError) -> [StationRecord]
+  /// extra fields); `file` names the text in errors.
+  ///
+  /// The text is read by `JSONDocument`, strictly (no trailing commas, duplicate keys, leading
+  /// zeros or comments).
+  ///
+  /// - Throws: ``CloudError`` with code ``CloudError/Code/invalidData`` whose message names the
+  ///   file, line, column and JSON path and what was expected:
+  ///   `stations.json:3:17: [2].latitude: expected a number, found a string`.
+  public static func stations(json text: String, file: String) throws(CloudError)
+    -> [StationRecord]
   {
-    let value: JSONValue
-    do { value = try JSONValue(parsing: Data(text.utf8)) } catch { throw .invalidJSON }
-    guard case .array(let entries) = value else { throw .importError(file, line: 1) }
-    let lines = entryLines(text)
+    let document: JSONDocument
+    do {
+      document = try JSONDocument(parsing: Data(text.utf8))
+    } catch {
+      throw CloudError(.invalidData, error.message(in: file))
+    }
+    func problem(_ path: JSONPath, _ what: String) -> CloudError {
+      CloudError(.invalidData, "\(document.place(of: path, in: file)): \(what)")
+    }
+    guard case .array(let entries) = document.root else {
+      throw problem(.root, "expected an array of stations, found \(document.root.typeName)")
+    }
     var stations: [StationRecord] = []
+    stations.reserveCapacity(entries.count)
     for (i, entry) in entries.enumerated() {
-      let line = i < lines.count ? lines[i] : 1
-      guard case .object(var members) = entry, case .string(let name)? = members["name"],
-        case .number(let latitude)? = members["latitude"],
-        case .number(let longitude)? = members["longitude"],
-        let point = try? GeoPoint(latitude: latitude, longitude: longitude)
-      else { throw .importError(file, line: line) }
+      let path = JSONPath.root.appending(index: i)
+      guard case .object(var members) = entry else {
+        throw problem(
+          path,
+          "expected a station object with name, latitude and longitude, found \(entry.typeName)")
+      }
+      guard let nameValue = members["name"] else { throw problem(path, "missing \"name\"") }
+      guard case .string(let name) = nameValue else {
+        throw problem(
+          path.appending(key: "name"), "expected a string, found \(nameValue.typeName)")
+      }
+      var degrees: [Double] = []
+      for (key, bound) in [("latitude", 90.0), ("longitude", 180.0)] {
+        guard let value = members[key] else { throw problem(path, "missing \"\(key)\"") }
+        guard case .number(let number) = value else {
+          throw problem(path.appending(key: key), "expected a number, found \(value.typeName)")
+        }
+        guard abs(number) <= bound else {
+          throw problem(
+            path.appending(key: key),
+            "\(JSONText.number(number)) is outside -\(Int(bound))...\(Int(bound))")
+        }
+        degrees.append(number)
+      }
+      guard let point = try? GeoPoint(latitude: degrees[0], longitude: degrees[1]) else {
+        throw problem(path, "expected a latitude in -90...90 and a longitude in -180...180")
+      }
       for key in ["name", "latitude", "longitude"] { members[key] = nil }
       stations.append(StationRecord(name: name, point: point, extra: members))
     }
@@ -60,106 +98,72 @@ extension GeoDatastore {
   }
 
   /// Reads CSV with a header row naming at least `name`, `latitude` and `longitude` (other
-  /// columns become string fields). Quoted fields may contain commas and doubled quotes.
-  /// Errors are E400007 naming the file and the 1-based line.
-  public static func stations(csv text: String, file: String) throws(NCMBError) -> [StationRecord] {
-    var lines = text.split(
-      omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" }
-    ).map {
-      $0.hasSuffix("\r") ? String($0.dropLast()) : String($0)
+  /// columns become string fields); `file` names the text in errors.
+  ///
+  /// The text is read by `CSVReader` (RFC 4180): the delimiter is whichever of comma, semicolon
+  /// and tab the header uses most; fields may be double-quoted, holding delimiters, `""` for a
+  /// quote and line breaks; blank lines are skipped. Spaces around a cell are not part of it.
+  ///
+  /// - Throws: ``CloudError`` with code ``CloudError/Code/invalidData`` whose message names the
+  ///   file, the line on which the bad record starts and what was expected:
+  ///   `stations.csv:4: latitude: expected a number in -90...90, found 'north'`; a quote that is
+  ///   never closed names the line and column where it opens.
+  public static func stations(csv text: String, file: String) throws(CloudError)
+    -> [StationRecord]
+  {
+    var reader = CSVReader(text)
+    do {
+      return try stations(&reader, file: file)
+    } catch let error as CSVSyntaxError {
+      throw CloudError(.invalidData, error.message(in: file))
+    } catch let error as CloudError {
+      throw error
+    } catch {
+      throw CloudError(.invalidData, "\(file): \(error)")
     }
-    if lines.last == "" { lines.removeLast() }
-    guard let header = lines.first, let columns = parseCSVLine(header),
-      let nameColumn = columns.firstIndex(of: "name"),
+  }
+
+  private static func stations(_ reader: inout CSVReader, file: String) throws -> [StationRecord] {
+    let header = try reader.next()
+    let columns = header?.fields.map { $0.trimmingCharacters(in: .whitespaces) } ?? []
+    guard let nameColumn = columns.firstIndex(of: "name"),
       let latitudeColumn = columns.firstIndex(of: "latitude"),
       let longitudeColumn = columns.firstIndex(of: "longitude")
-    else { throw .importError(file, line: 1) }
+    else {
+      throw CloudError(
+        .invalidData,
+        "\(file):\(header?.line ?? 1): expected a header row naming name, latitude and "
+          + "longitude, found: \(columns.joined(separator: ", "))")
+    }
     var stations: [StationRecord] = []
-    for (offset, line) in lines.enumerated().dropFirst() where !line.isEmpty {
-      guard let cells = parseCSVLine(line), cells.count == columns.count,
-        let latitude = Double(cells[latitudeColumn]),
-        let longitude = Double(cells[longitudeColumn]),
-        let point = try? GeoPoint(latitude: latitude, longitude: longitude),
-        !cells[nameColumn].isEmpty
-      else { throw .importError(file, line: offset + 1) }
+    while let record = try reader.next() {
+      func problem(_ what: String) -> CloudError {
+        CloudError(.invalidData, "\(file):\(record.line): \(what)")
+      }
+      let cells = record.fields.map { $0.trimmingCharacters(in: .whitespaces) }
+      guard cells.count == columns.count else {
+        throw problem("expected \(columns.count) cells as in the header, found \(cells.count)")
+      }
+      guard !cells[nameColumn].isEmpty else { throw problem("name: expected a name, found none") }
+      var degrees: [Double] = []
+      for (column, bound) in [(latitudeColumn, 90.0), (longitudeColumn, 180.0)] {
+        guard let number = Double(cells[column]), abs(number) <= bound else {
+          throw problem(
+            "\(columns[column]): expected a number in -\(Int(bound))...\(Int(bound)), found "
+              + "'\(cells[column])'")
+        }
+        degrees.append(number)
+      }
+      guard let point = try? GeoPoint(latitude: degrees[0], longitude: degrees[1]) else {
+        throw problem("expected a latitude in -90...90 and a longitude in -180...180")
+      }
       var extra: [String: JSONValue] = [:]
-      for (column, cell) in zip(columns, cells)
-      where ![nameColumn, latitudeColumn, longitudeColumn].contains(columns.firstIndex(of: column)!)
-      {
+      for (index, (column, cell)) in zip(columns, cells).enumerated()
+      where ![nameColumn, latitudeColumn, longitudeColumn].contains(index) {
         extra[column] = .string(cell)
       }
       stations.append(StationRecord(name: cells[nameColumn], point: point, extra: extra))
     }
     return stations
-  }
-
-  /// The 1-based line on which each top-level array element starts.
-  private static func entryLines(_ text: String) -> [Int] {
-    var lines: [Int] = []
-    var line = 1
-    var depth = 0
-    var inString = false
-    var escaped = false
-    var expectingValue = false
-    for c in text.utf8 {
-      if c == UInt8(ascii: "\n") { line += 1 }
-      if inString {
-        if escaped {
-          escaped = false
-        } else if c == UInt8(ascii: "\\") {
-          escaped = true
-        } else if c == UInt8(ascii: "\"") {
-          inString = false
-        }
-        continue
-      }
-      let isSpace = c == 0x20 || c == 0x0A || c == 0x09 || c == 0x0D
-      if depth == 1 && expectingValue && !isSpace && c != UInt8(ascii: "]") {
-        lines.append(line)
-        expectingValue = false
-      }
-      switch c {
-      case UInt8(ascii: "\""): inString = true
-      case UInt8(ascii: "{"), UInt8(ascii: "["):
-        depth += 1
-        if depth == 1 { expectingValue = true }
-      case UInt8(ascii: "}"), UInt8(ascii: "]"): depth -= 1
-      case UInt8(ascii: ","): if depth == 1 { expectingValue = true }
-      default: break
-      }
-    }
-    return lines
-  }
-
-  /// The cells of one CSV line, or `nil` when its quotes do not balance.
-  private static func parseCSVLine(_ line: String) -> [String]? {
-    var cells: [String] = []
-    var cell = ""
-    var quoted = false
-    var chars = Array(line)[...]
-    while let c = chars.popFirst() {
-      if quoted {
-        if c == "\"" {
-          if chars.first == "\"" {
-            cell.append("\"")
-            chars.removeFirst()
-          } else {
-            quoted = false
-          }
-        } else {
-          cell.append(c)
-        }
-      } else if c == "\"" && cell.isEmpty {
-        quoted = true
-      } else if c == "," {
-        cells.append(cell.trimmingCharacters(in: .whitespaces))
-        cell = ""
-      } else {
-        cell.append(c)
-      }
-    }
-    guard !quoted else { return nil }
-    cells.append(cell.trimmingCharacters(in: .whitespaces))
-    return cells
   }
 }

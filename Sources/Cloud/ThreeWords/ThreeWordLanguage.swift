@@ -126,37 +126,56 @@ public struct ThreeWordLanguages: Sendable {
   /// `west`, `north`, `east` in degrees, west below east).
   public init(directory: URL, key: UInt64 = standardKey) throws(CloudError) {
     let manifestURL = directory.appendingPathComponent("languages.json")
-    let manifest: JSONValue
+    let manifest: JSONDocument
     do {
-      manifest = try JSONValue(parsing: Data(contentsOf: manifestURL))
+      manifest = try JSONDocument(parsing: Data(contentsOf: manifestURL))
+    } catch let error as JSONSyntaxError {
+      throw CloudError(.invalidData, error.message(in: manifestURL.path))
     } catch {
-      throw CloudError(.invalidData, "\(manifestURL.path): \(error)")
+      throw CloudError(.invalidData, "\(manifestURL.path): cannot be read: \(error)")
     }
-    guard case .object(let root) = manifest, case .array(let entries)? = root["languages"] else {
-      throw CloudError(.invalidData, "\(manifestURL.path): expected {\"languages\": [...]}")
+    func problem(_ path: JSONPath, _ what: String) -> CloudError {
+      CloudError(.invalidData, "\(manifest.place(of: path, in: manifestURL.path)): \(what)")
+    }
+    func string(_ path: JSONPath) throws(CloudError) -> String {
+      guard case .string(let s)? = manifest.value(at: path) else {
+        throw problem(
+          path, "expected a string, found \(manifest.value(at: path)?.typeName ?? "none")")
+      }
+      return s
+    }
+    func degrees(_ path: JSONPath) throws(CloudError) -> Double {
+      guard case .number(let n)? = manifest.value(at: path) else {
+        throw problem(
+          path,
+          "expected a number of degrees, found \(manifest.value(at: path)?.typeName ?? "none")")
+      }
+      return n
+    }
+    guard case .array(let entries)? = manifest.value(at: ["languages"]) else {
+      throw problem(["languages"], "expected {\"languages\": [...]}")
     }
     var codecs: [String: ThreeWordCodec] = [:]
-    for (i, entry) in entries.enumerated() {
-      let place = "\(manifestURL.path): languages[\(i)]"
-      guard case .object(let e) = entry,
-        case .string(let code)? = e["code"], case .string(let name)? = e["name"],
-        case .string(let nativeName)? = e["nativeName"], case .string(let file)? = e["words"],
-        case .object(let box)? = e["coverage"],
-        case .number(let south)? = box["south"], case .number(let west)? = box["west"],
-        case .number(let north)? = box["north"], case .number(let east)? = box["east"]
-      else {
-        throw CloudError(
-          .invalidData, "\(place): needs code, name, nativeName, words and coverage")
-      }
+    for i in entries.indices {
+      let entry = JSONPath(["languages", .index(i)])
+      let code = try string(entry.appending(key: "code"))
+      let name = try string(entry.appending(key: "name"))
+      let nativeName = try string(entry.appending(key: "nativeName"))
+      let file = try string(entry.appending(key: "words"))
+      let box = entry.appending(key: "coverage")
+      let south = try degrees(box.appending(key: "south"))
+      let west = try degrees(box.appending(key: "west"))
+      let north = try degrees(box.appending(key: "north"))
+      let east = try degrees(box.appending(key: "east"))
       guard south >= -90, north <= 90, south < north, west >= -180, east <= 180, west < east
       else {
-        throw CloudError(.invalidData, "\(place): coverage box is not south < north, west < east")
+        throw problem(box, "expected a box with south < north, west < east, in degrees")
       }
       let text: String
       do {
         text = try String(contentsOf: directory.appendingPathComponent(file), encoding: .utf8)
       } catch {
-        throw CloudError(.invalidData, "\(place): cannot read \(file): \(error)")
+        throw problem(entry.appending(key: "words"), "cannot read \(file): \(error)")
       }
       let words = try WordList(text: text, name: file)
       let language = ThreeWordLanguage(

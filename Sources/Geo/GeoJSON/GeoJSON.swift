@@ -22,29 +22,70 @@ public struct GeoJSONFeature: Hashable, Sendable {
 
 /// Reading and writing GeoJSON (RFC 7946).
 ///
-/// Reading is strict and names the place of every problem as a path inside the document, such as
-/// `features[3].geometry.coordinates[0][4]`: positions need 2 or 3 numbers with longitude in
-/// [−180, 180] and latitude in [−90, 90], line strings two or more positions, rings four or more
-/// with the last equal to the first. Members GeoSim does not use (`bbox`, foreign members) are
-/// accepted and not kept. Writing follows RFC 7946: exterior rings counter-clockwise, holes
-/// clockwise, numbers with the shortest digits that read back exactly, object keys sorted.
+/// Reading is strict. The text is read by ``JSONDocument`` (no trailing commas, duplicate keys,
+/// leading zeros or comments), and every problem is named by the file, the line and column and
+/// the path inside the document, such as
+/// `areas.geojson:12:7: features[3].geometry.coordinates[0][4]: expected a number, got a string`:
+/// positions need 2 or 3 numbers with longitude in [−180, 180] and latitude in [−90, 90], line
+/// strings two or more positions, rings four or more with the last equal to the first. Members
+/// GeoSim does not use (`bbox`, foreign members) are accepted and not kept. Writing follows
+/// RFC 7946: exterior rings counter-clockwise, holes clockwise, numbers with the shortest digits
+/// that read back exactly, object keys sorted.
 public enum GeoJSON {
-  /// Reads a GeoJSON geometry object, or the geometry of a Feature.
-  public static func geometry(from data: Data) throws -> Geometry {
-    let root = try parse(data)
-    if case .object(let object) = root, case .string("Feature") = object["type"] {
-      guard let geometry = try feature(root, at: Path()).geometry else {
-        throw GeoError(.invalidFormat, "GeoJSON geometry: the feature's geometry is null")
-      }
-      return geometry
-    }
-    return try geometry(root, at: Path())
+  /// Reads a GeoJSON geometry object, or the geometry of a Feature; `file` names the text in
+  /// errors (`<GeoJSON>` when it is not given).
+  ///
+  /// - Throws: ``GeoError`` with code ``GeoError/Code/invalidFormat`` naming the file, line,
+  ///   column and path of the first problem.
+  public static func geometry(from data: Data, file: String? = nil) throws -> Geometry {
+    let document = try parse(data, file: file)
+    return try reading(document, file: file) { try geometry(in: document.root, at: .root) }
   }
 
   /// Reads the features of a FeatureCollection; a single Feature or a bare geometry is read as
-  /// a one-element list.
-  public static func features(from data: Data) throws -> [GeoJSONFeature] {
-    let root = try parse(data)
+  /// a one-element list. `file` names the text in errors (`<GeoJSON>` when it is not given).
+  ///
+  /// - Throws: ``GeoError`` with code ``GeoError/Code/invalidFormat`` naming the file, line,
+  ///   column and path of the first problem.
+  public static func features(from data: Data, file: String? = nil) throws -> [GeoJSONFeature] {
+    let document = try parse(data, file: file)
+    return try reading(document, file: file) { try features(in: document.root) }
+  }
+
+  /// A problem at a path inside a GeoJSON value, before it is placed in a file.
+  package struct Problem: Error {
+    /// Where the problem is, from the value that was being read.
+    package let path: JSONPath
+    /// What was expected.
+    package let message: String
+  }
+
+  /// Reads a geometry object, or the geometry of a Feature, that sits at `path` inside a larger
+  /// document (a scenario's area), so that the caller can place problems in its own file.
+  ///
+  /// - Throws: ``Problem`` with the full path of the offending value.
+  package static func geometry(in value: JSONValue, at path: JSONPath) throws(Problem)
+    -> Geometry
+  {
+    do {
+      let at = Path(path)
+      if case .object(let object) = value, case .string("Feature") = object["type"] {
+        guard let geometry = try feature(value, at: at).geometry else {
+          throw at.member("geometry").error("expected a geometry, got null")
+        }
+        return geometry
+      }
+      return try geometry(value, at: at)
+    } catch let problem as Problem {
+      throw problem
+    } catch {
+      throw Problem(path: path, message: "\(error)")
+    }
+  }
+
+  // MARK: Reading
+
+  private static func features(in root: JSONValue) throws -> [GeoJSONFeature] {
     let path = Path()
     let object = try path.object(root)
     switch try path.string(object["type"], member: "type") {
@@ -60,13 +101,24 @@ public enum GeoJSON {
     }
   }
 
-  // MARK: Reading
-
-  private static func parse(_ data: Data) throws -> JSONValue {
+  private static func parse(_ data: Data, file: String?) throws -> JSONDocument {
     do {
-      return try JSONValue(parsing: data)
-    } catch let error as JSONSyntaxError {
-      throw GeoError(.invalidFormat, error.description)
+      return try JSONDocument(parsing: data)
+    } catch {
+      throw GeoError(.invalidFormat, error.message(in: file ?? "<GeoJSON>"))
+    }
+  }
+
+  /// Runs `read`, turning a ``Problem`` into a ``GeoError`` placed in `file`.
+  private static func reading<T>(_ document: JSONDocument, file: String?, _ read: () throws -> T)
+    throws -> T
+  {
+    do {
+      return try read()
+    } catch let problem as Problem {
+      throw GeoError(
+        .invalidFormat,
+        "\(document.place(of: problem.path, in: file ?? "<GeoJSON>")): \(problem.message)")
     }
   }
 
@@ -185,19 +237,15 @@ public enum GeoJSON {
 
   /// A place inside a GeoJSON document, for error messages.
   struct Path {
-    var components: [String] = []
+    var path: JSONPath
 
-    func member(_ name: String) -> Path { Path(components: components + [".\(name)"]) }
-    func index(_ i: Int) -> Path { Path(components: components + ["[\(i)]"]) }
+    init(_ path: JSONPath = .root) { self.path = path }
 
-    var text: String {
-      let joined = components.joined()
-      if joined.isEmpty { return "the document root" }
-      return joined.hasPrefix(".") ? String(joined.dropFirst()) : joined
-    }
+    func member(_ name: String) -> Path { Path(path.appending(key: name)) }
+    func index(_ i: Int) -> Path { Path(path.appending(index: i)) }
 
-    func error(_ message: String) -> GeoError {
-      GeoError(.invalidFormat, "GeoJSON at \(text): \(message)")
+    func error(_ message: String) -> Problem {
+      Problem(path: path, message: message)
     }
 
     func object(_ value: JSONValue) throws -> [String: JSONValue] {

@@ -1,3 +1,4 @@
+import CSV
 import Geo
 
 /// Reads delimited text whose first non-blank, non-`#` line names the columns.
@@ -7,8 +8,11 @@ import Geo
 /// number above 10¹¹ is read as milliseconds); `ele`/`elevation`/`alt`/`altitude` (metres);
 /// `speed` (m/s); `course`/`bearing`/`heading` (degrees); `accuracy`/`horizontal_accuracy`/
 /// `hacc` (metres); `track`/`vehicle`/`id` (rows with the same value form one track, in order of
-/// first appearance). Other columns are ignored. The separator is whichever of comma, semicolon
-/// and tab occurs most often in the header line. Fields may be double-quoted (`""` is a quote).
+/// first appearance). Other columns are ignored. The text is read by `CSVReader` (RFC 4180):
+/// the separator is whichever of comma, semicolon and tab occurs most often in the header line;
+/// fields may be double-quoted, with `""` for a quote and line breaks inside; lines starting
+/// with `#` and blank lines are skipped. A quote that is never closed is a ``TraceError`` naming
+/// the line and column where it opens.
 ///
 /// A row without a valid latitude and longitude is skipped and reported with its line; a time that
 /// cannot be read leaves the point without one and is reported.
@@ -27,84 +31,36 @@ enum CSVImporter {
     "track": .track, "vehicle": .track, "id": .track,
   ]
 
-  /// Splits one line at `separator`, honouring double quotes.
-  static func fields(_ line: Substring, separator: Character) -> [Substring] {
-    guard line.contains("\"") else {
-      return line.split(separator: separator, omittingEmptySubsequences: false)
-    }
-    var result: [Substring] = []
-    var field = ""
-    var quoted = false
-    var iterator = line.makeIterator()
-    var pending: Character? = nil
-    while let c = pending ?? iterator.next() {
-      pending = nil
-      if quoted {
-        if c == "\"" {
-          if let next = iterator.next() {
-            if next == "\"" {
-              field.append("\"")
-            } else {
-              quoted = false
-              pending = next
-            }
-          } else {
-            quoted = false
-          }
-        } else {
-          field.append(c)
-        }
-      } else if c == "\"" {
-        quoted = true
-      } else if c == separator {
-        result.append(Substring(field))
-        field = ""
-      } else {
-        field.append(c)
-      }
-    }
-    result.append(Substring(field))
-    return result
-  }
-
-  static func separator(of header: Substring) -> Character {
-    let candidates: [Character] = [",", ";", "\t"]
-    return candidates.max { a, b in
-      header.filter { $0 == a }.count < header.filter { $0 == b }.count
-    } ?? ","
-  }
-
   static func read(_ bytes: UnsafeBufferPointer<UInt8>, file: String?) throws -> Trace {
-    let lines = textLines(bytes)
-    guard
-      let headerIndex = lines.firstIndex(where: {
-        let t = $0.text.trimmingSpaces
-        return !t.isEmpty && !t.hasPrefix("#")
-      })
-    else {
+    var reader = CSVReader(bytes, skipsComments: true)
+    do {
+      return try read(&reader, file: file)
+    } catch let error as CSVSyntaxError {
+      throw TraceError(
+        .malformed, file: file, line: error.line, column: error.column, error.message)
+    }
+  }
+
+  private static func read(_ reader: inout CSVReader, file: String?) throws -> Trace {
+    guard let header = try reader.next() else {
       throw TraceError(.noPoints, file: file, line: 1, "expected a header line naming the columns")
     }
-    let header = lines[headerIndex]
-    let separator = separator(of: header.text)
-    let columnNames = fields(header.text, separator: separator).map {
-      $0.trimmingSpaces.lowercased()
-    }
+    let columnNames = header.fields.map { $0.trimmingSpaces.lowercased() }
     var columns: [Column: Int] = [:]
     for (index, name) in columnNames.enumerated() {
       if let column = names[name], columns[column] == nil { columns[column] = index }
     }
     guard let latitudeColumn = columns[.latitude], let longitudeColumn = columns[.longitude] else {
       throw TraceError(
-        .malformed, file: file, line: header.number,
+        .malformed, file: file, line: header.line,
         "expected columns named lat/latitude and lon/lng/longitude, found: "
           + columnNames.joined(separator: ", "))
     }
     var order: [String] = []
     var tracks: [String: [TracePoint]] = [:]
     var issues: [TraceIssue] = []
-    for (lineNumber, line) in lines[(headerIndex + 1)...] {
-      if line.trimmingSpaces.isEmpty || line.hasPrefix("#") { continue }
-      let row = fields(line, separator: separator)
+    while let record = try reader.next() {
+      let row = record.fields
       func value(_ column: Column) -> Substring? {
         guard let index = columns[column], index < row.count else { return nil }
         let field = row[index].trimmingSpaces
@@ -114,10 +70,10 @@ enum CSVImporter {
       guard let latitude = number(.latitude), let longitude = number(.longitude),
         let coordinate = try? Coordinate(latitude: latitude, longitude: longitude)
       else {
-        let shown = [latitudeColumn, longitudeColumn].map { $0 < row.count ? String(row[$0]) : "" }
+        let shown = [latitudeColumn, longitudeColumn].map { $0 < row.count ? row[$0] : "" }
         issues.append(
           TraceIssue(
-            line: lineNumber,
+            line: record.line,
             message: "skipped a row: expected a latitude and longitude, found '\(shown[0])', "
               + "'\(shown[1])'"))
         continue
@@ -131,7 +87,7 @@ enum CSVImporter {
         } else {
           issues.append(
             TraceIssue(
-              line: lineNumber, message: "kept a row without its time: '\(text)' is not a time"))
+              line: record.line, message: "kept a row without its time: '\(text)' is not a time"))
         }
       }
       let point = TracePoint(

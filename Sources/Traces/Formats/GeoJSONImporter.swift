@@ -17,34 +17,46 @@ import JSON
 /// - a feature's `name` property names its track. Polygons and other geometries are skipped and
 ///   reported; so are positions that are not valid coordinates.
 ///
-/// JSON has no line numbers here: issues name the feature's index instead.
+/// The text is read by `JSONDocument`: a syntax error (a trailing comma, a duplicate key, a
+/// leading zero) is a ``TraceError`` naming the file, line and column. Issues name the line and
+/// the JSON path of the feature or position they are about.
 enum GeoJSONImporter {
   static func read(_ data: Data, file: String?) throws -> Trace {
-    let root: JSONValue
+    let document: JSONDocument
     do {
-      root = try JSONValue(parsing: data)
-    } catch let error as JSONSyntaxError {
-      throw TraceError(.malformed, file: file, "expected GeoJSON: \(error.message)")
+      document = try JSONDocument(parsing: data)
+    } catch {
+      throw TraceError(
+        .malformed, file: file, line: error.line, column: error.column, error.message)
     }
     var tracks: [TraceTrack] = []
     var points: [TracePoint] = []
     var pointsIndex: Int?
     var issues: [TraceIssue] = []
 
-    func features(_ value: JSONValue) -> [(String, JSONValue?, [String: JSONValue])] {
+    func issue(_ path: JSONPath, _ message: String) {
+      issues.append(
+        TraceIssue(line: document.nearestLocation(of: path).line, message: "\(path): \(message)"))
+    }
+
+    /// The features below `value` at `path`: each one's path, its geometry's path, the geometry
+    /// and the properties.
+    func features(_ value: JSONValue, at path: JSONPath)
+      -> [(JSONPath, JSONPath, JSONValue?, [String: JSONValue])]
+    {
       guard case .object(let object) = value else { return [] }
       switch object["type"] {
       case .string("FeatureCollection"):
         guard case .array(let list) = object["features"] ?? .null else { return [] }
         return list.enumerated().flatMap { index, feature in
-          features(feature).map { ("features[\(index)]", $0.1, $0.2) }
+          features(feature, at: path.appending(key: "features").appending(index: index))
         }
       case .string("Feature"):
         var properties: [String: JSONValue] = [:]
         if case .object(let p) = object["properties"] ?? .null { properties = p }
-        return [("feature", object["geometry"], properties)]
+        return [(path, path.appending(key: "geometry"), object["geometry"], properties)]
       default:
-        return [("geometry", value, [:])]
+        return [(path, path, value, [:])]
       }
     }
 
@@ -61,14 +73,12 @@ enum GeoJSONImporter {
       return list.map { if case .number(let n) = $0 { n } else { nil } }
     }
 
-    func point(_ position: JSONValue, _ place: String) -> TracePoint? {
+    func point(_ position: JSONValue, _ place: JSONPath) -> TracePoint? {
       guard case .array(let values) = position, values.count >= 2,
         case .number(let longitude) = values[0], case .number(let latitude) = values[1],
         let coordinate = try? Coordinate(latitude: latitude, longitude: longitude)
       else {
-        issues.append(
-          TraceIssue(
-            line: nil, message: "\(place): skipped a position: expected [longitude, latitude]"))
+        issue(place, "skipped a position: expected [longitude, latitude]")
         return nil
       }
       var elevation: Double?
@@ -76,11 +86,12 @@ enum GeoJSONImporter {
       return TracePoint(coordinate: coordinate, elevation: elevation)
     }
 
-    func line(_ positions: JSONValue, _ properties: [String: JSONValue], _ place: String)
-      -> TraceTrack?
-    {
+    /// The track of the positions at `at`, for the feature at `place`.
+    func line(
+      _ positions: JSONValue, at: JSONPath, _ properties: [String: JSONValue], _ place: JSONPath
+    ) -> TraceTrack? {
       guard case .array(let list) = positions else {
-        issues.append(TraceIssue(line: nil, message: "\(place): expected an array of positions"))
+        issue(at, "expected an array of positions")
         return nil
       }
       var times: [JSONValue]?
@@ -89,11 +100,7 @@ enum GeoJSONImporter {
           if t.count == list.count {
             times = t
           } else {
-            issues.append(
-              TraceIssue(
-                line: nil,
-                message: "\(place): ignored '\(key)': \(t.count) times for \(list.count) positions"
-              ))
+            issue(place, "ignored '\(key)': \(t.count) times for \(list.count) positions")
           }
           break
         }
@@ -105,7 +112,7 @@ enum GeoJSONImporter {
       var track = TraceTrack(name: nil, points: [])
       if case .string(let name) = properties["name"] ?? .null { track.name = name }
       for (index, position) in list.enumerated() {
-        guard var p = point(position, "\(place).coordinates[\(index)]") else { continue }
+        guard var p = point(position, at.appending(index: index)) else { continue }
         p.time = times.flatMap { time($0[index]) }
         if let elevations, elevations.count == list.count, p.elevation == nil {
           p.elevation = elevations[index]
@@ -120,16 +127,17 @@ enum GeoJSONImporter {
       return track.points.isEmpty ? nil : track
     }
 
-    for (place, geometry, properties) in features(root) {
+    for (place, geometryPath, geometry, properties) in features(document.root, at: .root) {
       guard case .object(let g) = geometry ?? .null, case .string(let type) = g["type"] ?? .null
       else {
-        issues.append(TraceIssue(line: nil, message: "\(place): skipped: no geometry"))
+        issue(place, "skipped: no geometry")
         continue
       }
+      let at = geometryPath.appending(key: "coordinates")
       let coordinates = g["coordinates"] ?? .null
       switch type {
       case "LineString":
-        if let track = line(coordinates, properties, place) { tracks.append(track) }
+        if let track = line(coordinates, at: at, properties, place) { tracks.append(track) }
       case "MultiLineString":
         guard case .array(let lines) = coordinates else { continue }
         for (index, positions) in lines.enumerated() {
@@ -140,12 +148,13 @@ enum GeoJSONImporter {
             p["coordTimes"] = t[index]
             p["times"] = nil
           }
-          if let track = line(positions, p, "\(place).coordinates[\(index)]") {
+          let lineAt = at.appending(index: index)
+          if let track = line(positions, at: lineAt, p, lineAt) {
             tracks.append(track)
           }
         }
       case "Point":
-        guard var p = point(coordinates, place) else { continue }
+        guard var p = point(coordinates, at) else { continue }
         p.time = time(properties["time"] ?? properties["timestamp"])
         if case .number(let s) = properties["speed"] ?? .null { p.speed = s }
         if case .number(let c) = properties["course"] ?? .null { p.course = c }
@@ -153,9 +162,7 @@ enum GeoJSONImporter {
         if pointsIndex == nil { pointsIndex = tracks.count }
         points.append(p)
       default:
-        issues.append(
-          TraceIssue(
-            line: nil, message: "\(place): skipped a \(type): expected LineString or Point"))
+        issue(place, "skipped a \(type): expected LineString or Point")
       }
     }
     if let pointsIndex {

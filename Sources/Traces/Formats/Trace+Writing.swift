@@ -1,3 +1,4 @@
+import CSV
 import Foundation
 import JSON
 
@@ -137,14 +138,12 @@ extension Trace {
 
   /// CSV with the header `track,time,latitude,longitude,elevation,speed,course,accuracy`; empty
   /// cells where a point lacks a value. Unnamed tracks of a trace with several tracks are
-  /// written as `track 1`, `track 2`, … so that they read back apart.
+  /// written as `track 1`, `track 2`, … so that they read back apart; a name holding a comma,
+  /// a quote or a line break is quoted (RFC 4180), so that it reads back whole.
   public var csvText: String {
     var out = "track,time,latitude,longitude,elevation,speed,course,accuracy\n"
     for (index, track) in tracks.enumerated() {
-      var name = track.name ?? (tracks.count > 1 ? "track \(index + 1)" : "")
-      if name.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" }) {
-        name = "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\""
-      }
+      let name = CSVText.field(track.name ?? (tracks.count > 1 ? "track \(index + 1)" : ""))
       for p in track.points {
         out += name + ","
         out += (p.time.map(ByteScan.isoText) ?? "") + ","

@@ -177,88 +177,22 @@ enum QueryCommand {
     } catch {
       throw DatasetError(message: "\(path): cannot be read: \(error.localizedDescription)")
     }
-    let name = URL(fileURLWithPath: path).lastPathComponent
+    guard let text = String(data: data, encoding: .utf8) else {
+      throw DatasetError(message: "\(path): expected UTF-8 text")
+    }
     let stations: [StationRecord]
-    if name.lowercased().hasSuffix(".csv") {
-      guard let text = String(data: data, encoding: .utf8) else {
-        throw DatasetError(message: "\(path): expected UTF-8 text")
-      }
-      do {
-        stations = try GeoDatastore.stations(csv: text, file: name)
-      } catch {
-        throw DatasetError(message: csvProblem(error, path: path))
-      }
-    } else {
-      try checkJSONDataset(data, path: path)
-      do {
-        stations = try GeoDatastore.stations(
-          json: String(decoding: data, as: UTF8.self), file: name)
-      } catch {
-        throw DatasetError(message: "\(path): \(error.code): \(error.message)")
-      }
+    do {
+      stations =
+        path.lowercased().hasSuffix(".csv")
+        ? try GeoDatastore.stations(csv: text, file: path)
+        : try GeoDatastore.stations(json: text, file: path)
+    } catch {
+      throw DatasetError(message: error.message)
     }
     do {
       try datastore.importStations(stations, className: className, geoField: field)
     } catch {
       throw DatasetError(message: "\(path): \(error.code): \(error.message)")
-    }
-  }
-
-  /// The importer's E400007 as `FILE:LINE: what a line needs`.
-  private static func csvProblem(_ error: NCMBError, path: String) -> String {
-    let marker = "[lineNo:"
-    guard error.code == "E400007", let range = error.message.range(of: marker),
-      let line = Int(error.message[range.upperBound...].prefix { $0.isNumber })
-    else { return "\(path): \(error.code): \(error.message)" }
-    if line == 1 {
-      return "\(path):1: expected a header row naming name, latitude and longitude"
-    }
-    return "\(path):\(line): expected as many cells as the header, a name, a latitude in "
-      + "-90...90 and a longitude in -180...180"
-  }
-
-  /// Checks the shape the JSON importer needs, naming the line, column and JSON path of the
-  /// first problem.
-  private static func checkJSONDataset(_ data: Data, path: String) throws {
-    let document: JSONDocument
-    do {
-      document = try JSONDocument(parsing: data)
-    } catch {
-      let position = error.location.map { ":\($0.line):\($0.column)" } ?? ""
-      throw DatasetError(message: "\(path)\(position): invalid JSON: \(error.message)")
-    }
-    func problem(_ at: JSONPath, _ what: String) -> DatasetError {
-      let position = document.location(of: at).map { ":\($0.line):\($0.column)" } ?? ""
-      return DatasetError(message: "\(path)\(position): \(at): \(what)")
-    }
-    guard case .array(let entries) = document.root else {
-      throw problem(.root, "expected an array of stations, found \(document.root.typeName)")
-    }
-    let ranges: [(String, Double)] = [("latitude", 90), ("longitude", 180)]
-    for (i, entry) in entries.enumerated() {
-      let entryPath = JSONPath.root.appending(index: i)
-      guard case .object(let members) = entry else {
-        throw problem(
-          entryPath,
-          "expected a station object with name, latitude and longitude, found "
-            + entry.typeName)
-      }
-      guard let name = members["name"] else { throw problem(entryPath, "missing \"name\"") }
-      guard case .string = name else {
-        throw problem(entryPath.appending(key: "name"), "expected a string, found \(name.typeName)")
-      }
-      for (key, bound) in ranges {
-        guard let value = members[key] else { throw problem(entryPath, "missing \"\(key)\"") }
-        guard case .number(let degrees) = value else {
-          throw problem(
-            entryPath.appending(key: key), "expected a number, found \(value.typeName)")
-        }
-        guard abs(degrees) <= bound else {
-          throw problem(
-            entryPath.appending(key: key),
-            "\(JSONText.number(degrees)) is outside -\(Int(bound))...\(Int(bound))")
-        }
-      }
     }
   }
 

@@ -228,8 +228,7 @@ enum ReplayCommand {
   static func entry(for result: ReplayResult, in out: URL, allowOutside: Bool) -> RunReport.Entry {
     let folder = out.appendingPathComponent(result.scenario)
     if result.crash == nil,
-      let data = try? Data(contentsOf: folder.appendingPathComponent("report.json")),
-      let json = try? JSONValue(parsing: data),
+      let json = try? JSONFile(folder.appendingPathComponent("report.json").path).root,
       let markdown = try? String(
         contentsOf: folder.appendingPathComponent("report.md"), encoding: .utf8)
     {

@@ -73,12 +73,9 @@ enum SweepCommand {
     // Every point is read and assembled before anything runs.
     let document: JSONValue
     do {
-      document = try JSONDocument(parsing: Data(contentsOf: URL(fileURLWithPath: base))).root
-    } catch let error as JSONSyntaxError {
-      terminal.writeError("\(base): \(error)\n")
-      return 2
+      document = try JSONFile(base).root
     } catch {
-      terminal.writeError("\(base): cannot be read: \(error.localizedDescription)\n")
+      terminal.writeError("\(error)\n")
       return 2
     }
     let folder = URL(fileURLWithPath: base).deletingLastPathComponent()
@@ -143,10 +140,8 @@ enum SweepCommand {
   }
 
   static func readRun(_ out: URL, _ index: Int) -> SweepRun? {
-    guard let data = try? Data(contentsOf: runURL(out, index)),
-      let json = try? JSONValue(parsing: data)
-    else { return nil }
-    return SweepRun(json: json)
+    guard let file = try? JSONFile(runURL(out, index).path) else { return nil }
+    return SweepRun(json: file.root)
   }
 
   /// The report files a sweep or a merge writes.
@@ -180,12 +175,12 @@ enum SweepCommand {
     }
     try args.finish()
     let outURL = URL(fileURLWithPath: out, isDirectory: true)
-    let setup = try JSONValue(parsing: Data(contentsOf: outURL.appendingPathComponent("grid.json")))
-    guard case .object(let o) = setup, let gridJSON = o["grid"] else {
-      throw UsageError("geosim sweep-worker: \(out)/grid.json is not a grid")
+    let setup = try JSONFile(outURL.appendingPathComponent("grid.json").path)
+    guard case .object(let o) = setup.root, let gridJSON = o["grid"] else {
+      throw setup.problem(["grid"], "expected the grid geosim sweep wrote")
     }
     let grid = try SweepGrid(json: gridJSON)
-    let document = try JSONDocument(parsing: Data(contentsOf: URL(fileURLWithPath: base))).root
+    let document = try JSONFile(base).root
     let folder = URL(fileURLWithPath: base).deletingLastPathComponent()
     let resources = ReplayResources()
     for index in indices {
@@ -217,12 +212,19 @@ enum SweepCommand {
     var runs: [Int: SweepRun] = [:]
     for folder in folders {
       let file = URL(fileURLWithPath: folder).appendingPathComponent("sweep.json")
-      guard let data = try? Data(contentsOf: file), let json = try? JSONValue(parsing: data),
-        case .object(let o) = json, case .string(let b)? = o["base"], let g = o["grid"],
+      let sweep: JSONFile
+      do {
+        sweep = try JSONFile(file.path)
+      } catch {
+        terminal.writeError("geosim merge: \(error)\n")
+        return 2
+      }
+      guard case .object(let o) = sweep.root, case .string(let b)? = o["base"], let g = o["grid"],
         case .array(let list)? = o["runs"]
       else {
         terminal.writeError(
-          "geosim merge: \(file.path): expected a sweep.json written by geosim sweep\n")
+          "geosim merge: \(sweep.problem(.root, "expected a sweep.json written by geosim sweep"))\n"
+        )
         return 2
       }
       let thisGrid: SweepGrid
@@ -230,7 +232,7 @@ enum SweepCommand {
         thisGrid = try SweepGrid(json: g)
         try thisGrid.validate()
       } catch {
-        terminal.writeError("geosim merge: \(file.path): grid: \(error)\n")
+        terminal.writeError("geosim merge: \(sweep.problem(["grid"], "\(error)"))\n")
         return 2
       }
       if let grid, grid != thisGrid || base != b {
@@ -241,12 +243,12 @@ enum SweepCommand {
       }
       base = b
       grid = thisGrid
-      for item in list {
+      for (i, item) in list.enumerated() {
         guard let run = SweepRun(json: item), (0..<thisGrid.count).contains(run.index),
           run.values == thisGrid.values(at: run.index)
         else {
           terminal.writeError(
-            "geosim merge: \(file.path): a run that is not a point of its grid: \(item.jsonText.prefix(120))\n"
+            "geosim merge: \(sweep.problem(["runs", .index(i)], "a run that is not a point of its grid"))\n"
           )
           return 2
         }

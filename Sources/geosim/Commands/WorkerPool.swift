@@ -39,10 +39,8 @@ struct WorkerPool: Sendable {
   }
 
   private func readResult(_ name: String) -> ReplayResult? {
-    guard let data = try? Data(contentsOf: resultURL(name)),
-      let json = try? JSONValue(parsing: data)
-    else { return nil }
-    return ReplayResult(json: json)
+    guard let file = try? JSONFile(resultURL(name).path) else { return nil }
+    return ReplayResult(json: file.root)
   }
 
   private func crashResult(_ scenario: (file: String, name: String), ending: WorkerProcesses.Ending)
