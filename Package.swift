@@ -28,13 +28,14 @@ let package = Package(
       pkgConfig: "sqlite3",
       providers: [.apt(["libsqlite3-dev"])]
     ),
+    .target(name: "Errors"),
     .target(name: "JSON"),
     .target(
-      name: "Geo", dependencies: ["CGEOS", "JSON"], linkerSettings: [.linkedLibrary("m")]),
-    .target(name: "SimKernel", dependencies: ["JSON"]),
-    .target(name: "Device", dependencies: ["Geo", "JSON", "SimKernel"]),
+      name: "Geo", dependencies: ["CGEOS", "Errors", "JSON"], linkerSettings: [.linkedLibrary("m")]),
+    .target(name: "SimKernel", dependencies: ["Errors", "JSON"]),
+    .target(name: "Device", dependencies: ["Errors", "Geo", "JSON", "SimKernel"]),
     .target(
-      name: "Cloud", dependencies: ["CSQLite", "Geo", "JSON", "SimKernel"],
+      name: "Cloud", dependencies: ["CSQLite", "Errors", "Geo", "JSON", "SimKernel"],
       resources: [.copy("Resources/languages"), .copy("Resources/places")]),
     .target(name: "Traces", dependencies: ["Device", "Geo", "JSON", "SimKernel"]),
     .target(
