@@ -57,11 +57,14 @@ struct ScenarioReader {
   let document: JSONDocument
   let allowOutside: Bool
 
-  func error(_ path: JSONPath, _ message: String, key: Bool = false) -> ScenarioError {
+  func error(
+    _ path: JSONPath, _ message: String, key: Bool = false,
+    code: ScenarioError.Code = .invalidScenario
+  ) -> ScenarioError {
     let location = key ? document.keyLocation(of: path) : document.location(of: path)
     return ScenarioError(
       file: file, path: path.description, line: location?.line, column: location?.column,
-      message)
+      code: code, message)
   }
 
   // MARK: Typed access
@@ -170,8 +173,8 @@ struct ScenarioReader {
       guard inside else {
         throw error(
           node.path,
-          "'\(text)' leads outside the scenario's folder \(base) (allow it with "
-            + "--allow-outside-paths)")
+          "'\(text)' leads outside the scenario's folder \(base); paths outside the "
+            + "scenario's folder are not allowed", code: .pathOutsideFolder)
       }
     }
     var isDirectory: ObjCBool = false

@@ -96,6 +96,8 @@ import Testing
     let e = try #require(error(with(#""trace": {"file": "../Fixtures/../../x.gpx"}"#)))
     #expect(e.path == "trace.file")
     #expect(e.message.contains("leads outside the scenario's folder"))
+    #expect(e.message.hasSuffix("paths outside the scenario's folder are not allowed"))
+    #expect(e.code == .pathOutsideFolder && !e.message.contains("--"))
     let absolute = try #require(error(with(#""gazetteer": "/etc/hostname""#)))
     #expect(absolute.message.contains("leads outside"))
   }
