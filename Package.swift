@@ -37,7 +37,7 @@ let package = Package(
     .target(
       name: "Cloud", dependencies: ["CSQLite", "Errors", "Geo", "JSON", "SimKernel"],
       resources: [.copy("Resources/languages"), .copy("Resources/places")]),
-    .target(name: "Traces", dependencies: ["Device", "Geo", "JSON", "SimKernel"]),
+    .target(name: "Traces", dependencies: ["Geo", "JSON", "SimKernel"]),
     .target(
       name: "ReferenceApps", dependencies: ["Cloud", "Device", "Geo", "JSON", "SimKernel"]),
     .target(
@@ -63,11 +63,11 @@ let package = Package(
     .testTarget(name: "DeviceTests", dependencies: ["Device", "Geo", "SimKernel"]),
     .testTarget(name: "CloudTests", dependencies: ["Cloud", "Geo", "JSON", "SimKernel"]),
     .testTarget(
-      name: "TracesTests", dependencies: ["Traces", "Device", "Geo", "SimKernel"],
+      name: "TracesTests", dependencies: ["Traces", "Geo", "SimKernel"],
       resources: [.copy("Fixtures")]),
     .testTarget(
       name: "ReplayTests",
-      dependencies: ["GeoSimTesting", "Replay", "Device", "Geo", "JSON", "SimKernel"],
+      dependencies: ["GeoSimTesting", "Replay", "Device", "Geo", "JSON", "SimKernel", "Traces"],
       resources: [.copy("Fixtures")]),
     .testTarget(
       name: "geosimTests", dependencies: ["geosim", "JSON", "ReferenceAppCatalog", "Replay"]),

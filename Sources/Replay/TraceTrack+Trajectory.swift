@@ -1,9 +1,13 @@
 import Device
 import Geo
 import SimKernel
+import Traces
 
 extension TraceTrack {
   /// The track as ground-truth samples, its first timed point at `start`.
+  ///
+  /// This is where a trace (which knows nothing of phones) becomes the trajectory a simulated
+  /// phone follows; it lives in the replay layer, which sees both.
   ///
   /// Each point's time becomes `start` plus its offset from the first point's time, rounded to
   /// the nanosecond; elevation becomes altitude (0 where the file has none). Points whose time is
