@@ -403,7 +403,9 @@ struct ScenarioReader {
   /// A trace: `{"file"}`, `{"waypoints", "speed"}` or `{"stationary"}`; on the timeline it
   /// starts at the event (`startAt` given), at the top level at `startAt` (default 0).
   func trace(_ node: Node, startAt eventTime: Double?) throws -> TraceSource {
-    var allowed = ["file", "track", "waypoints", "speed", "interval", "stationary"]
+    var allowed = [
+      "file", "track", "allowSkippedPoints", "waypoints", "speed", "interval", "stationary",
+    ]
     if eventTime == nil { allowed.append("startAt") }
     let m = try members(node, allowed: allowed)
     let startAt = try eventTime ?? m["startAt"].map { try seconds($0) } ?? 0
@@ -420,9 +422,11 @@ struct ScenarioReader {
     case "file":
       try refuse(["speed", "interval"])
       let track = try m["track"].map { try integer($0, 0...1_000_000) } ?? 0
-      return .file(try file(m["file"]!), track: track, startAt: startAt)
+      let allowSkipped = try m["allowSkippedPoints"].map(bool) ?? false
+      return .file(
+        try file(m["file"]!), track: track, startAt: startAt, allowSkippedPoints: allowSkipped)
     case "waypoints":
-      try refuse(["track"])
+      try refuse(["track", "allowSkippedPoints"])
       guard let speedNode = m["speed"] else {
         throw error(node.path, "missing required key 'speed' (walk, run, bike, car, train or m/s)")
       }
@@ -454,7 +458,7 @@ struct ScenarioReader {
       }
       return .synthesized(waypoints: waypoints, speed: speed, interval: interval, startAt: startAt)
     default:
-      try refuse(["speed", "interval", "track"])
+      try refuse(["speed", "interval", "track", "allowSkippedPoints"])
       return .stationary(try coordinate(m["stationary"]!), startAt: startAt)
     }
   }

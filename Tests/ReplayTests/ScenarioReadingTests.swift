@@ -92,6 +92,19 @@ import Testing
     #expect(e.message.hasPrefix("no such file: ") && e.message.hasSuffix("nowhere.gpx"))
   }
 
+  @Test func onlyAFileTraceMayAllowSkippedPointsAndOnlyWithABool() throws {
+    let synthesized = try #require(
+      error(
+        with(
+          #""trace": {"stationary": {"latitude": 35, "longitude": 139}, "allowSkippedPoints": true}"#
+        )))
+    #expect(synthesized.path == "trace.allowSkippedPoints")
+    #expect(synthesized.message == "'allowSkippedPoints' does not apply to a 'stationary' trace")
+    let notBool = try #require(
+      error(with(#""trace": {"file": "walk.scenario.json", "allowSkippedPoints": "yes"}"#)))
+    #expect(notBool.path == "trace.allowSkippedPoints" && notBool.line == 2)
+  }
+
   @Test func pathsMayNotLeaveTheScenarioFolder() throws {
     let e = try #require(error(with(#""trace": {"file": "../Fixtures/../../x.gpx"}"#)))
     #expect(e.path == "trace.file")

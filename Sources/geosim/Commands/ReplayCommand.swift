@@ -165,6 +165,8 @@ enum ReplayCommand {
       text += ": crashed: \(crash.reason)"
     } else if let error = result.timelineErrors.first {
       text += ": \(error)"
+    } else if let issue = result.refusedTraceIssues.first {
+      text += ": trace \(issue) (not allowed; see allowSkippedPoints)"
     } else if let failed = result.expectations.first(where: { !$0.passed }) {
       text += " (\(held)/\(result.expectations.count)): \(failed.name): \(failed.message)"
     } else {
