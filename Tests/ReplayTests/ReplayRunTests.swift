@@ -138,6 +138,14 @@ import Testing
     #expect(changes == ["offline@100", "online@200", "offline@300", "online@400"])
   }
 
+  @Test func theScenariosDeviceParametersReachThePhone() throws {
+    var s = try walk()
+    s.device.parameters.pauseAfter[.fitness] = .seconds(90)
+    let world = try World(scenario: s, catalog: .testing, resources: resources)
+    #expect(world.phone.parameters.pauseAfter[.fitness] == .seconds(90))
+    #expect(world.phone.parameters == s.device.parameters)
+  }
+
   @Test func theResultRoundTripsThroughJSON() throws {
     var result = try ScenarioRun(walk(), catalog: .testing, resources: resources).result
     result.crash = ReplayResult.Crash(reason: "signal 4", lastEvents: ["{}"])

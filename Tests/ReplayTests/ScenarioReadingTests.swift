@@ -1,3 +1,4 @@
+import Device
 import Foundation
 import JSON
 import Replay
@@ -66,6 +67,51 @@ import Testing
     let e = try #require(error(with("\"device\": {\"airplaneMode\": \"yes\"}")))
     #expect(e.path == "device.airplaneMode")
     #expect(e.message == "expected true or false, found a string")
+  }
+
+  @Test func everySensorParameterCanBeSetFromTheScenario() throws {
+    let s = try scenario(
+      with(
+        #""device": {"sensor": {"threeKilometersAccuracy": 2500, "gnssCorrelationTime": 5, "#
+          + #""velocityStandardDeviation": 0.5, "minimumSpeedForCourse": 1, "#
+          + #""reducedAccuracyInterval": 600, "reducedAccuracyCellSize": 0.05, "#
+          + #""reducedAccuracyHorizontalAccuracy": 3000, "coarseCorrelationTime": 0, "#
+          + #""coarseJumpMeanDuration": 30, "coarseJumpDistance": {"min": 100, "max": 200}}}"#))
+    let p = s.device.sensor
+    #expect(p.threeKilometersAccuracy == 2_500 && p.gnssCorrelationTime == .seconds(5))
+    #expect(p.velocityStandardDeviation == 0.5 && p.minimumSpeedForCourse == 1)
+    #expect(p.reducedAccuracyInterval == .minutes(10) && p.reducedAccuracyCellSize == 0.05)
+    #expect(p.reducedAccuracyHorizontalAccuracy == 3_000 && p.coarseCorrelationTime == .zero)
+    #expect(p.coarseJumpMeanDuration == .seconds(30) && p.coarseJumpDistance == 100...200)
+    // What the scenario leaves out keeps its documented default.
+    #expect(p.wifiCorrelationTime == SensorParameters().wifiCorrelationTime)
+  }
+
+  @Test func pausingCanBeSetPerActivityOrTurnedOff() throws {
+    let s = try scenario(
+      with(#""device": {"parameters": {"pauseAfter": {"fitness": 60, "airborne": null}}}"#))
+    let pauseAfter = s.device.parameters.pauseAfter
+    #expect(pauseAfter[.fitness] == .minutes(1) && pauseAfter[.airborne] == nil)
+    #expect(pauseAfter[.other] == PhoneParameters().pauseAfter[.other])
+  }
+
+  @Test func aDeviceParameterOutOfRangeIsNamedWithItsPlace() throws {
+    let speed = try #require(
+      error(with(#""device": {"sensor": {"velocityStandardDeviation": -1}}"#)))
+    #expect(speed.path == "device.sensor.velocityStandardDeviation")
+    #expect(speed.line == 2 && speed.column != nil)
+    #expect(speed.message == "expected a speed in m/s in [0, 100], found -1")
+    let jump = try #require(
+      error(with(#""device": {"sensor": {"coarseJumpDistance": {"min": 900, "max": 300}}}"#)))
+    #expect(jump.path == "device.sensor.coarseJumpDistance.max")
+    #expect(jump.message == "expected a distance at least min (900), found 300")
+    let activity = try #require(
+      error(with(#""device": {"parameters": {"pauseAfter": {"walking": 60}}}"#)))
+    #expect(activity.path == "device.parameters.pauseAfter.walking")
+    #expect(activity.message.contains("unknown key 'walking'"))
+    let never = try #require(
+      error(with(#""device": {"parameters": {"pauseAfter": {"fitness": 0}}}"#)))
+    #expect(never.message == "expected a positive number of seconds")
   }
 
   @Test func timesOutOfOrderAreRefused() throws {
