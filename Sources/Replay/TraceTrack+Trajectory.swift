@@ -17,6 +17,15 @@ extension TraceTrack {
   /// - Throws: ``DeviceError`` with code ``DeviceError/Code/invalidTrajectory`` if a point has no
   ///   time (give the trace times from a speed first with `Trace.timed(speed:start:)`).
   public func trajectorySamples(startingAt start: SimTime) throws -> [TrajectorySample] {
+    var dropped: [Int] = []
+    return try trajectorySamples(startingAt: start, dropped: &dropped)
+  }
+
+  /// ``trajectorySamples(startingAt:)``, appending the 0-based index of every point it drops
+  /// to `dropped`.
+  package func trajectorySamples(startingAt start: SimTime, dropped: inout [Int]) throws
+    -> [TrajectorySample]
+  {
     guard let origin = points.first?.time else {
       throw DeviceError(
         .invalidTrajectory,
@@ -33,7 +42,10 @@ extension TraceTrack {
       let sample = TrajectorySample(
         time: start + .seconds(time - origin), coordinate: point.coordinate,
         altitude: point.elevation ?? 0)
-      if let last = samples.last, sample.time <= last.time { continue }
+      if let last = samples.last, sample.time <= last.time {
+        dropped.append(index)
+        continue
+      }
       samples.append(sample)
     }
     return samples

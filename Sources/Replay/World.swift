@@ -208,7 +208,21 @@ public final class World {
             path + ".track",
             "\(url.path) has \(trace.tracks.count) track(s); track \(track) does not exist")
         }
-        return try trace.tracks[track].trajectorySamples(startingAt: .seconds(startAt))
+        var dropped: [Int] = []
+        let samples = try trace.tracks[track].trajectorySamples(
+          startingAt: .seconds(startAt), dropped: &dropped)
+        if !dropped.isEmpty {
+          // A trajectory's times must increase; the points are named by their 1-based place.
+          var points = dropped.prefix(5).map { String($0 + 1) }
+          if dropped.count > 5 { points.append("…") }
+          let message =
+            "dropped \(dropped.count) point(s) of track \(track) whose time does not come "
+            + "after the point before: the track's point(s) \(points.joined(separator: ", "))"
+          traceIssues.append(
+            ReplayResult.TraceIssue(
+              trace: path, file: name, line: nil, message: message, allowed: allowSkipped))
+        }
+        return samples
       case .synthesized(let waypoints, let speed, let interval, let startAt):
         let trace = try TraceSynthesis.trace(
           through: waypoints, profile: SpeedProfile(parsing: speed), interval: interval)

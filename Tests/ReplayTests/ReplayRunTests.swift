@@ -146,6 +146,20 @@ import Testing
     #expect(world.phone.parameters == s.device.parameters)
   }
 
+  @Test func pointsDroppedForTimeNotMovingForwardAreTraceIssues() throws {
+    var s = try walk()
+    s.trace = .file(
+      fixtures.appendingPathComponent("repeated-time.gpx"), track: 0, startAt: 0,
+      allowSkippedPoints: false)
+    let result = try ScenarioRun(s, catalog: .testing, resources: resources).result
+    #expect(
+      result.traceIssues.map(\.description) == [
+        "repeated-time.gpx: dropped 1 point(s) of track 0 whose time does not come after the "
+          + "point before: the track's point(s) 3"
+      ])
+    #expect(result.verdict == .fail)
+  }
+
   @Test func theResultRoundTripsThroughJSON() throws {
     var result = try ScenarioRun(walk(), catalog: .testing, resources: resources).result
     result.crash = ReplayResult.Crash(reason: "signal 4", lastEvents: ["{}"])

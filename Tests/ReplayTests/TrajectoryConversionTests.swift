@@ -31,8 +31,10 @@ import Traces
       TracePoint(time: 10, coordinate: c, elevation: 5), TracePoint(time: 10, coordinate: c),
       TracePoint(time: 9, coordinate: c), TracePoint(time: 11.5, coordinate: c),
     ])
-    let samples = try track.trajectorySamples(startingAt: .zero)
+    var dropped: [Int] = []
+    let samples = try track.trajectorySamples(startingAt: .zero, dropped: &dropped)
     #expect(samples.map(\.time) == [.zero, .seconds(1.5)])
+    #expect(dropped == [1, 2])
     #expect(samples.map(\.altitude) == [5, 0])
   }
 
