@@ -14,7 +14,7 @@ extension TraceTrack {
   /// not after the previous kept point's (duplicates, a clock stepping back) are dropped, because a
   /// trajectory's times must strictly increase.
   ///
-  /// - Throws: ``DeviceError`` with code ``DeviceError/Code/invalidTrajectory`` if a point has no
+  /// - Throws: ``DeviceError`` with code ``DeviceErrorCode/invalidTrajectory`` if a point has no
   ///   time (give the trace times from a speed first with `Trace.timed(speed:start:)`).
   public func trajectorySamples(startingAt start: SimTime) throws -> [TrajectorySample] {
     var dropped: [Int] = []
