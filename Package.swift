@@ -28,16 +28,17 @@ let package = Package(
       pkgConfig: "sqlite3",
       providers: [.apt(["libsqlite3-dev"])]
     ),
+    .target(name: "Errors"),
     .target(name: "JSON"),
     .target(name: "CSV"),
     .target(
-      name: "Geo", dependencies: ["CGEOS", "JSON"], linkerSettings: [.linkedLibrary("m")]),
-    .target(name: "SimKernel", dependencies: ["JSON"]),
-    .target(name: "Device", dependencies: ["Geo", "JSON", "SimKernel"]),
+      name: "Geo", dependencies: ["CGEOS", "Errors", "JSON"], linkerSettings: [.linkedLibrary("m")]),
+    .target(name: "SimKernel", dependencies: ["Errors", "JSON"]),
+    .target(name: "Device", dependencies: ["Errors", "Geo", "JSON", "SimKernel"]),
     .target(
-      name: "Cloud", dependencies: ["CSQLite", "CSV", "Geo", "JSON", "SimKernel"],
+      name: "Cloud", dependencies: ["CSQLite", "CSV", "Errors", "Geo", "JSON", "SimKernel"],
       resources: [.copy("Resources/languages"), .copy("Resources/places")]),
-    .target(name: "Traces", dependencies: ["CSV", "Device", "Geo", "JSON", "SimKernel"]),
+    .target(name: "Traces", dependencies: ["CSV", "Geo", "JSON", "SimKernel"]),
     .target(
       name: "ReferenceApps", dependencies: ["Cloud", "Device", "Geo", "JSON", "SimKernel"]),
     .target(
@@ -64,11 +65,11 @@ let package = Package(
     .testTarget(name: "DeviceTests", dependencies: ["Device", "Geo", "SimKernel"]),
     .testTarget(name: "CloudTests", dependencies: ["Cloud", "Geo", "JSON", "SimKernel"]),
     .testTarget(
-      name: "TracesTests", dependencies: ["Traces", "Device", "Geo", "SimKernel"],
+      name: "TracesTests", dependencies: ["Traces", "Geo", "SimKernel"],
       resources: [.copy("Fixtures")]),
     .testTarget(
       name: "ReplayTests",
-      dependencies: ["GeoSimTesting", "Replay", "Device", "Geo", "JSON", "SimKernel"],
+      dependencies: ["GeoSimTesting", "Replay", "Device", "Geo", "JSON", "SimKernel", "Traces"],
       resources: [.copy("Fixtures")]),
     .testTarget(
       name: "geosimTests", dependencies: ["geosim", "JSON", "ReferenceAppCatalog", "Replay"]),

@@ -1,42 +1,30 @@
+import Errors
+
 /// A misuse of the simulated phone: an argument out of its domain, a request that the phone's
 /// state does not allow, or a notification request UserNotifications would refuse. The message
 /// names the value and what was expected.
-public struct DeviceError: Error, Hashable, Sendable, CustomStringConvertible {
-  /// The kind of error. New kinds may be added.
-  public struct Code: Hashable, Sendable, CustomStringConvertible {
-    let name: String
-    /// An argument outside its documented domain.
-    public static let invalidArgument = Code(name: "invalidArgument")
-    /// A trajectory that cannot be used (empty, or times not increasing).
-    public static let invalidTrajectory = Code(name: "invalidTrajectory")
-    /// A request the phone's current state does not allow (no app installed, no prompt shown).
-    public static let invalidState = Code(name: "invalidState")
-    /// A notification trigger that UserNotifications rejects when it is created, such as a time
-    /// interval that is not positive, or shorter than 60 seconds while repeating. On a device
-    /// this is an `NSInternalInconsistencyException` that ends the app.
-    public static let invalidTrigger = Code(name: "invalidTrigger")
-    /// Delivering a notification identifier that has no pending request.
-    public static let notPending = Code(name: "notPending")
-    /// Delivering a time-triggered notification before its fire time.
-    public static let notDue = Code(name: "notDue")
-    /// A location trigger would exceed the regions an app may monitor (20, shared with region
-    /// monitoring [A]).
-    public static let tooManyRegions = Code(name: "tooManyRegions")
-    /// The code's name.
-    public var description: String { name }
-  }
+public typealias DeviceError = ModuleError<DeviceErrorCode>
 
-  /// What kind of error this is.
-  public let code: Code
-  /// What went wrong.
-  public let message: String
-
-  /// An error of the given kind.
-  public init(_ code: Code, _ message: String) {
-    self.code = code
-    self.message = message
-  }
-
-  /// The message.
-  public var description: String { message }
+/// The kind of a ``DeviceError``. New kinds may be added.
+public struct DeviceErrorCode: ModuleErrorCode, CustomStringConvertible {
+  let name: String
+  /// An argument outside its documented domain.
+  public static let invalidArgument = DeviceErrorCode(name: "invalidArgument")
+  /// A trajectory that cannot be used (empty, or times not increasing).
+  public static let invalidTrajectory = DeviceErrorCode(name: "invalidTrajectory")
+  /// A request the phone's current state does not allow (no app installed, no prompt shown).
+  public static let invalidState = DeviceErrorCode(name: "invalidState")
+  /// A notification trigger that UserNotifications rejects when it is created, such as a time
+  /// interval that is not positive, or shorter than 60 seconds while repeating. On a device
+  /// this is an `NSInternalInconsistencyException` that ends the app.
+  public static let invalidTrigger = DeviceErrorCode(name: "invalidTrigger")
+  /// Delivering a notification identifier that has no pending request.
+  public static let notPending = DeviceErrorCode(name: "notPending")
+  /// Delivering a time-triggered notification before its fire time.
+  public static let notDue = DeviceErrorCode(name: "notDue")
+  /// A location trigger would exceed the regions an app may monitor (20, shared with region
+  /// monitoring [A]).
+  public static let tooManyRegions = DeviceErrorCode(name: "tooManyRegions")
+  /// The code's name.
+  public var description: String { name }
 }

@@ -2,7 +2,7 @@
 ///
 /// Latitude is in [−90, 90]; longitude is normalized into [−180, 180), so `180` becomes `−180`
 /// and `190` becomes `−170`. Creating a coordinate from NaN, an infinity or a latitude beyond
-/// ±90° throws ``GeoError`` with code ``GeoError/Code/invalidCoordinate``.
+/// ±90° throws ``GeoError`` with code ``GeoErrorCode/invalidCoordinate``.
 public struct Coordinate: Hashable, Sendable, CustomStringConvertible {
   /// Geodetic latitude in degrees, positive north.
   public let latitude: Double

@@ -17,7 +17,7 @@ public struct Ellipsoid: Hashable, Sendable {
 
   /// Creates an ellipsoid from its equatorial radius in metres and its flattening.
   ///
-  /// Throws ``GeoError`` with code ``GeoError/Code/invalidArgument`` unless the radius is a
+  /// Throws ``GeoError`` with code ``GeoErrorCode/invalidArgument`` unless the radius is a
   /// finite positive number and the flattening a finite number in `0…0.01`.
   public init(equatorialRadius: Double, flattening: Double) throws {
     guard equatorialRadius.isFinite, equatorialRadius > 0 else {

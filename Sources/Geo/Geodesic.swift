@@ -114,7 +114,7 @@ public struct Geodesic: Sendable {
   ///   - azimuth: The starting direction, in degrees clockwise from north (any finite value).
   ///   - distance: The length of the path in metres (any finite value).
   /// - Returns: The end point and the azimuth of the geodesic there, in (−180, 180].
-  /// - Throws: ``GeoError`` with code ``GeoError/Code/invalidArgument`` if `azimuth` or
+  /// - Throws: ``GeoError`` with code ``GeoErrorCode/invalidArgument`` if `azimuth` or
   ///   `distance` is NaN or infinite.
   public func direct(from: Coordinate, azimuth: Double, distance: Double) throws -> GeodesicDirect {
     guard azimuth.isFinite else {

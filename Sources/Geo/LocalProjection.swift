@@ -49,7 +49,7 @@ public struct LocalProjection: Sendable {
   ///
   /// Any `z` is ignored.
   ///
-  /// - Throws: ``GeoError`` with code ``GeoError/Code/invalidArgument`` if `x` or `y` is NaN or
+  /// - Throws: ``GeoError`` with code ``GeoErrorCode/invalidArgument`` if `x` or `y` is NaN or
   ///   infinite.
   public func unproject(_ position: Position) throws -> Coordinate {
     guard position.x.isFinite, position.y.isFinite else {

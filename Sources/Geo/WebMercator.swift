@@ -31,7 +31,7 @@ public enum WebMercator {
   ///
   /// `x` wraps around the world, so `x` and `x + 2π R` give the same longitude; any finite `y`
   /// has a latitude, approaching ±90° far beyond the square. Throws ``GeoError`` with code
-  /// ``GeoError/Code/invalidArgument`` unless both are finite.
+  /// ``GeoErrorCode/invalidArgument`` unless both are finite.
   public static func coordinate(of position: Position) throws -> Coordinate {
     guard position.x.isFinite, position.y.isFinite else {
       throw GeoError(.invalidArgument, "Web Mercator position \(position) is not finite")
@@ -45,7 +45,7 @@ public enum WebMercator {
   /// The coordinate of a MapKit map point.
   ///
   /// `x` wraps around the world, so `x` and `x + MapPoint.worldSize` give the same longitude.
-  /// Throws ``GeoError`` with code ``GeoError/Code/invalidArgument`` unless `x` is finite and
+  /// Throws ``GeoError`` with code ``GeoErrorCode/invalidArgument`` unless `x` is finite and
   /// `y` lies in `[0, MapPoint.worldSize]`.
   public static func coordinate(of point: MapPoint) throws -> Coordinate {
     let w = MapPoint.worldSize

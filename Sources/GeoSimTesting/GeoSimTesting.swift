@@ -94,8 +94,12 @@ extension ScenarioRun {
 
   /// Throws ``ScenarioFailure`` listing every expectation that failed (with what was expected,
   /// what happened and when), every timeline event that could not happen, and a crash, or an
-  /// unexpected pass of a scenario marked as expected to fail.
+  /// unexpected pass of a scenario marked as expected to fail. A trace issue the scenario does
+  /// not allow fails it whatever it was meant to show.
   public func requireExpectations() throws {
+    // A trace that lost points fails whatever the scenario was meant to show.
+    let refused = result.refusedTraceIssues.map { "trace: \($0) (not allowed)" }
+    if !refused.isEmpty { throw ScenarioFailure(scenario: scenarioLabel, failures: refused) }
     var failures = result.timelineErrors.map { "timeline: \($0)" }
     for e in result.expectations where !e.passed {
       failures.append(

@@ -10,6 +10,7 @@ extension World {
   public func result() -> ReplayResult {
     var result = ReplayResult(scenario: scenario)
     result.timelineErrors = timelineErrors.map(\.description)
+    result.traceIssues = traceIssues
     result.eventCount = simulation.log.entries.count
     result.expectations = scenario.expectations.map(evaluate)
     return result

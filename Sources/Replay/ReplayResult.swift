@@ -14,6 +14,8 @@ public struct ReplayResult: Sendable, Hashable {
   public var expectations: [ExpectationResult]
   /// Timeline events that could not happen as written.
   public var timelineErrors: [String]
+  /// What the importers skipped or noted in the scenario's trace files.
+  public var traceIssues: [TraceIssue]
   /// The crash that ended the app's world, if it crashed.
   public var crash: Crash?
   /// Entries in the event log.
@@ -42,21 +44,82 @@ public struct ReplayResult: Sendable, Hashable {
     self.expectedOutcome = scenario.expectedOutcome
     self.expectations = []
     self.timelineErrors = []
+    self.traceIssues = []
     self.crash = nil
     self.eventCount = 0
   }
 
-  /// Whether every expectation held, the timeline ran as written and nothing crashed.
+  /// Something an importer skipped or noted in a trace file the scenario uses.
+  public struct TraceIssue: Sendable, Hashable, CustomStringConvertible {
+    /// Where the scenario names the trace: `trace`, or `timeline[3].trace`.
+    public var trace: String
+    /// The trace file, relative to the scenario's folder where it is inside it.
+    public var file: String
+    /// The 1-based line in the trace file, where the importer knows it.
+    public var line: Int?
+    /// What was skipped or noted, and why.
+    public var message: String
+    /// Whether the scenario allows it (`"allowSkippedPoints": true` on the trace).
+    public var allowed: Bool
+
+    /// An issue.
+    public init(trace: String, file: String, line: Int?, message: String, allowed: Bool) {
+      self.trace = trace
+      self.file = file
+      self.line = line
+      self.message = message
+      self.allowed = allowed
+    }
+
+    /// `file:line: message`.
+    public var description: String {
+      file + (line.map { ":\($0)" } ?? "") + ": " + message
+    }
+
+    /// The issue as a JSON object.
+    public var json: JSONValue {
+      .object([
+        "trace": .string(trace), "file": .string(file),
+        "line": line.map { .number(Double($0)) } ?? .null, "message": .string(message),
+        "allowed": .bool(allowed),
+      ])
+    }
+
+    /// Reads an issue back from ``json``.
+    public init?(json: JSONValue) {
+      guard case .object(let o) = json, case .string(let trace)? = o["trace"],
+        case .string(let file)? = o["file"], case .string(let message)? = o["message"],
+        case .bool(let allowed)? = o["allowed"]
+      else { return nil }
+      let line: Int?
+      switch o["line"] {
+      case .number(let n)?: line = Int(n)
+      case .null?: line = nil
+      default: return nil
+      }
+      self.init(trace: trace, file: file, line: line, message: message, allowed: allowed)
+    }
+  }
+
+  /// The trace issues the scenario does not allow: each fails the replay.
+  public var refusedTraceIssues: [TraceIssue] { traceIssues.filter { !$0.allowed } }
+
+  /// Whether every expectation held, the timeline ran as written, the traces were read whole
+  /// (or the scenario allows what was skipped) and nothing crashed.
   public var passed: Bool {
-    crash == nil && timelineErrors.isEmpty && expectations.allSatisfy(\.passed)
+    crash == nil && timelineErrors.isEmpty && refusedTraceIssues.isEmpty
+      && expectations.allSatisfy(\.passed)
   }
 
   /// The verdict given the expected outcome.
   ///
   /// A crash is always ``Verdict/crash``: a scenario marked to show a published bug shows it
-  /// through its expectations, never by the app dying.
+  /// through its expectations, never by the app dying. Likewise a trace that lost points the
+  /// scenario does not allow is always ``Verdict/fail``: the replay did not follow the trace
+  /// as written, so it shows nothing.
   public var verdict: Verdict {
     if crash != nil { return .crash }
+    if !refusedTraceIssues.isEmpty { return .fail }
     switch (expectedOutcome, passed) {
     case (.pass, true): return .pass
     case (.pass, false): return .fail
@@ -69,7 +132,8 @@ public struct ReplayResult: Sendable, Hashable {
   public enum Verdict: String, Sendable, Hashable {
     /// Meant to pass, and passed.
     case pass
-    /// Meant to pass, and an expectation failed or the timeline could not run.
+    /// Meant to pass, and an expectation failed or the timeline could not run; or a trace lost
+    /// points the scenario does not allow.
     case fail
     /// The app crashed (whatever the scenario was meant to show).
     case crash
@@ -92,6 +156,7 @@ public struct ReplayResult: Sendable, Hashable {
       "passed": .bool(passed),
       "expectations": .array(expectations.map(\.json)),
       "timelineErrors": .array(timelineErrors.map { .string($0) }),
+      "traceIssues": .array(traceIssues.map(\.json)),
       "eventCount": .number(Double(eventCount)),
     ]
     if let file { object["file"] = .string(file) }
@@ -112,6 +177,7 @@ public struct ReplayResult: Sendable, Hashable {
       let expectedOutcome = ExpectedOutcome(rawValue: outcome),
       case .array(let expectations)? = o["expectations"],
       case .array(let timelineErrors)? = o["timelineErrors"],
+      case .array(let traceIssues)? = o["traceIssues"],
       case .number(let eventCount)? = o["eventCount"]
     else { return nil }
     self.scenario = name
@@ -127,6 +193,12 @@ public struct ReplayResult: Sendable, Hashable {
     self.timelineErrors = timelineErrors.compactMap {
       if case .string(let s) = $0 { s } else { nil }
     }
+    var issues: [TraceIssue] = []
+    for i in traceIssues {
+      guard let issue = TraceIssue(json: i) else { return nil }
+      issues.append(issue)
+    }
+    self.traceIssues = issues
     if case .object(let c)? = o["crash"], case .string(let reason)? = c["reason"],
       case .array(let lines)? = c["lastEvents"]
     {

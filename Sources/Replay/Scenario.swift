@@ -151,8 +151,9 @@ public struct DatasetSource: Sendable {
 /// Where a true trace comes from.
 public enum TraceSource: Sendable {
   /// A trace file (GPX, GeoJSON, CSV, NMEA, SUMO FCD), its first timed point at `startAt`
-  /// seconds; `track` picks the track (0 = first).
-  case file(URL, track: Int, startAt: Double)
+  /// seconds; `track` picks the track (0 = first). What the importer skips or notes fails the
+  /// replay unless `allowSkippedPoints`.
+  case file(URL, track: Int, startAt: Double, allowSkippedPoints: Bool)
   /// Synthesized through waypoints with a speed profile, starting at `startAt` seconds.
   case synthesized(waypoints: [Waypoint], speed: String, interval: Double, startAt: Double)
   /// A phone that stays at one place from `startAt`.

@@ -1,6 +1,20 @@
 /// A scenario that cannot be replayed as written: the file, the place in it (a JSON path and,
 /// where known, the line and column) and what was expected.
 public struct ScenarioError: Error, Sendable, Hashable, CustomStringConvertible {
+  /// The kind of a scenario error. New kinds may be added.
+  public struct Code: Hashable, Sendable, CustomStringConvertible {
+    let name: String
+    /// A value that is missing, of the wrong type, out of range or inconsistent.
+    public static let invalidScenario = Code(name: "invalidScenario")
+    /// A file path that leads outside the scenario's folder while such paths are not allowed
+    /// (`Scenario(contentsOf:allowPathsOutsideFolder:)`).
+    public static let pathOutsideFolder = Code(name: "pathOutsideFolder")
+    /// The code's name.
+    public var description: String { name }
+  }
+
+  /// What kind of error this is.
+  public let code: Code
   /// The scenario file (or `<scenario>` for one built in code).
   public let file: String
   /// The JSON path of the offending value (`timeline[3].at`); empty for the whole document.
@@ -13,7 +27,11 @@ public struct ScenarioError: Error, Sendable, Hashable, CustomStringConvertible 
   public let message: String
 
   /// An error at `path` in `file`.
-  public init(file: String, path: String, line: Int? = nil, column: Int? = nil, _ message: String) {
+  public init(
+    file: String, path: String, line: Int? = nil, column: Int? = nil,
+    code: Code = .invalidScenario, _ message: String
+  ) {
+    self.code = code
     self.file = file
     self.path = path
     self.line = line

@@ -57,11 +57,14 @@ struct ScenarioReader {
   let document: JSONDocument
   let allowOutside: Bool
 
-  func error(_ path: JSONPath, _ message: String, key: Bool = false) -> ScenarioError {
+  func error(
+    _ path: JSONPath, _ message: String, key: Bool = false,
+    code: ScenarioError.Code = .invalidScenario
+  ) -> ScenarioError {
     let location = key ? document.keyLocation(of: path) : document.location(of: path)
     return ScenarioError(
       file: file, path: path.description, line: location?.line, column: location?.column,
-      message)
+      code: code, message)
   }
 
   // MARK: Typed access
@@ -170,8 +173,8 @@ struct ScenarioReader {
       guard inside else {
         throw error(
           node.path,
-          "'\(text)' leads outside the scenario's folder \(base) (allow it with "
-            + "--allow-outside-paths)")
+          "'\(text)' leads outside the scenario's folder \(base); paths outside the "
+            + "scenario's folder are not allowed", code: .pathOutsideFolder)
       }
     }
     var isDirectory: ObjCBool = false
@@ -324,7 +327,7 @@ struct ScenarioReader {
       node,
       allowed: [
         "backgroundGracePeriod", "regionRelaunchWindow", "staleFirstFixProbability",
-        "oneShotTimeout", "stationarySpeed", "maximumRegionMonitoringDistance",
+        "oneShotTimeout", "stationarySpeed", "pauseAfter", "maximumRegionMonitoringDistance",
         "maximumMonitoredRegions",
       ])
     if let n = m["backgroundGracePeriod"] { p.backgroundGracePeriod = .seconds(try seconds(n)) }
@@ -335,6 +338,19 @@ struct ScenarioReader {
     if let n = m["oneShotTimeout"] { p.oneShotTimeout = .seconds(try seconds(n, allowZero: false)) }
     if let n = m["stationarySpeed"] {
       p.stationarySpeed = try number(n, 0...100, what: "a speed in m/s")
+    }
+    if let n = m["pauseAfter"] {
+      let activities: [String: ActivityType] = [
+        "other": .other, "automotiveNavigation": .automotiveNavigation, "fitness": .fitness,
+        "otherNavigation": .otherNavigation, "airborne": .airborne,
+      ]
+      let after = try members(n, allowed: activities.keys.sorted())
+      for key in after.keys.sorted() {
+        let value = after[key]!
+        // null: updates for this activity never pause.
+        p.pauseAfter[activities[key]!] =
+          value.value == .null ? nil : .seconds(try seconds(value, allowZero: false))
+      }
     }
     if let n = m["maximumRegionMonitoringDistance"] {
       p.maximumRegionMonitoringDistance = try number(n, 0...1e8, what: "a distance in metres")
@@ -374,23 +390,64 @@ struct ScenarioReader {
       node,
       allowed: [
         "updateInterval", "gnssOpenSkyAccuracy", "gnssUrbanCanyonAccuracy", "wifiAccuracy",
-        "kilometerAccuracy", "invalidFixProbability", "coarseAccuracy", "coarseJumpsPerHour",
+        "kilometerAccuracy", "threeKilometersAccuracy", "gnssCorrelationTime",
+        "wifiCorrelationTime", "cellCorrelationTime", "invalidFixProbability",
+        "velocityStandardDeviation", "minimumSpeedForCourse", "reducedAccuracyInterval",
+        "reducedAccuracyCellSize", "reducedAccuracyHorizontalAccuracy", "coarseAccuracy",
+        "coarseCorrelationTime", "coarseJumpsPerHour", "coarseJumpMeanDuration",
+        "coarseJumpDistance",
       ])
     if let n = m["updateInterval"] { p.updateInterval = .seconds(try seconds(n, allowZero: false)) }
     for (key, path) in [
       ("gnssOpenSkyAccuracy", \SensorParameters.gnssOpenSkyAccuracy),
       ("gnssUrbanCanyonAccuracy", \.gnssUrbanCanyonAccuracy), ("wifiAccuracy", \.wifiAccuracy),
-      ("kilometerAccuracy", \.kilometerAccuracy), ("coarseAccuracy", \.coarseAccuracy),
+      ("kilometerAccuracy", \.kilometerAccuracy),
+      ("threeKilometersAccuracy", \.threeKilometersAccuracy),
+      ("reducedAccuracyHorizontalAccuracy", \.reducedAccuracyHorizontalAccuracy),
+      ("coarseAccuracy", \.coarseAccuracy),
     ] {
       if let n = m[key] {
         p[keyPath: path] = try number(n, 0...100_000, what: "an accuracy in metres")
       }
     }
+    for (key, path) in [
+      ("gnssCorrelationTime", \SensorParameters.gnssCorrelationTime),
+      ("wifiCorrelationTime", \.wifiCorrelationTime),
+      ("cellCorrelationTime", \.cellCorrelationTime),
+      ("coarseCorrelationTime", \.coarseCorrelationTime),
+      ("coarseJumpMeanDuration", \.coarseJumpMeanDuration),
+    ] {
+      if let n = m[key] { p[keyPath: path] = .seconds(try seconds(n)) }
+    }
+    if let n = m["reducedAccuracyInterval"] {
+      p.reducedAccuracyInterval = .seconds(try seconds(n, allowZero: false))
+    }
     if let n = m["invalidFixProbability"] {
       p.invalidFixProbability = try number(n, 0...1, what: "a probability")
     }
+    for (key, path) in [
+      ("velocityStandardDeviation", \SensorParameters.velocityStandardDeviation),
+      ("minimumSpeedForCourse", \.minimumSpeedForCourse),
+    ] {
+      if let n = m[key] { p[keyPath: path] = try number(n, 0...100, what: "a speed in m/s") }
+    }
+    if let n = m["reducedAccuracyCellSize"] {
+      p.reducedAccuracyCellSize = try number(n, 0.001...90, what: "a cell size in degrees")
+    }
     if let n = m["coarseJumpsPerHour"] {
       p.coarseJumpsPerHour = try number(n, 0...3_600, what: "a rate per hour")
+    }
+    if let n = m["coarseJumpDistance"] {
+      let r = try members(n, allowed: ["min", "max"], required: ["min", "max"])
+      let low = try number(r["min"]!, 0...100_000, what: "a distance in metres")
+      let high = try number(r["max"]!, 0...100_000, what: "a distance in metres")
+      guard low <= high else {
+        throw error(
+          r["max"]!.path,
+          "expected a distance at least min (\(JSONText.number(low))), found \(JSONText.number(high))"
+        )
+      }
+      p.coarseJumpDistance = low...high
     }
     do { try p.validate() } catch { throw self.error(node.path, "\(error)") }
   }
@@ -400,7 +457,9 @@ struct ScenarioReader {
   /// A trace: `{"file"}`, `{"waypoints", "speed"}` or `{"stationary"}`; on the timeline it
   /// starts at the event (`startAt` given), at the top level at `startAt` (default 0).
   func trace(_ node: Node, startAt eventTime: Double?) throws -> TraceSource {
-    var allowed = ["file", "track", "waypoints", "speed", "interval", "stationary"]
+    var allowed = [
+      "file", "track", "allowSkippedPoints", "waypoints", "speed", "interval", "stationary",
+    ]
     if eventTime == nil { allowed.append("startAt") }
     let m = try members(node, allowed: allowed)
     let startAt = try eventTime ?? m["startAt"].map { try seconds($0) } ?? 0
@@ -417,9 +476,11 @@ struct ScenarioReader {
     case "file":
       try refuse(["speed", "interval"])
       let track = try m["track"].map { try integer($0, 0...1_000_000) } ?? 0
-      return .file(try file(m["file"]!), track: track, startAt: startAt)
+      let allowSkipped = try m["allowSkippedPoints"].map(bool) ?? false
+      return .file(
+        try file(m["file"]!), track: track, startAt: startAt, allowSkippedPoints: allowSkipped)
     case "waypoints":
-      try refuse(["track"])
+      try refuse(["track", "allowSkippedPoints"])
       guard let speedNode = m["speed"] else {
         throw error(node.path, "missing required key 'speed' (walk, run, bike, car, train or m/s)")
       }
@@ -451,7 +512,7 @@ struct ScenarioReader {
       }
       return .synthesized(waypoints: waypoints, speed: speed, interval: interval, startAt: startAt)
     default:
-      try refuse(["speed", "interval", "track"])
+      try refuse(["speed", "interval", "track", "allowSkippedPoints"])
       return .stationary(try coordinate(m["stationary"]!), startAt: startAt)
     }
   }

@@ -33,6 +33,9 @@ public final class World {
   private var traces: [Int: [TrajectorySample]] = [:]
   private(set) var snapshots: [Double: JSONValue] = [:]
   private(set) var timelineErrors: [TimelineError] = []
+  /// What the importers skipped or noted in the trace files the scenario uses, in the order the
+  /// scenario names the traces.
+  private(set) var traceIssues: [ReplayResult.TraceIssue] = []
   private var airplaneMode: Bool
   private var outage = false
 
@@ -206,14 +209,33 @@ public final class World {
   ) throws -> [TrajectorySample] {
     do {
       switch source {
-      case .file(let url, let track, let startAt):
+      case .file(let url, let track, let startAt, let allowSkipped):
         let trace = try Trace.read(contentsOf: url.path)
+        let name = displayName(of: url)
+        traceIssues += trace.skipped.map {
+          ReplayResult.TraceIssue(
+            trace: path, file: name, line: $0.line, message: $0.message, allowed: allowSkipped)
+        }
         guard trace.tracks.indices.contains(track) else {
           throw fail(
             path + ".track",
             "\(url.path) has \(trace.tracks.count) track(s); track \(track) does not exist")
         }
-        return try trace.tracks[track].trajectorySamples(startingAt: .seconds(startAt))
+        var dropped: [Int] = []
+        let samples = try trace.tracks[track].trajectorySamples(
+          startingAt: .seconds(startAt), dropped: &dropped)
+        if !dropped.isEmpty {
+          // A trajectory's times must increase; the points are named by their 1-based place.
+          var points = dropped.prefix(5).map { String($0 + 1) }
+          if dropped.count > 5 { points.append("…") }
+          let message =
+            "dropped \(dropped.count) point(s) of track \(track) whose time does not come "
+            + "after the point before: the track's point(s) \(points.joined(separator: ", "))"
+          traceIssues.append(
+            ReplayResult.TraceIssue(
+              trace: path, file: name, line: nil, message: message, allowed: allowSkipped))
+        }
+        return samples
       case .synthesized(let waypoints, let speed, let interval, let startAt):
         let trace = try TraceSynthesis.trace(
           through: waypoints, profile: SpeedProfile(parsing: speed), interval: interval)
@@ -231,6 +253,16 @@ public final class World {
     } catch {
       throw fail(path, "\(error)")
     }
+  }
+
+  /// A trace file's path relative to the scenario's folder where it is inside it (so that
+  /// reports do not depend on where the scenarios are checked out), else the full path.
+  private func displayName(of url: URL) -> String {
+    guard let file = scenario.file else { return url.path }
+    let folder = URL(fileURLWithPath: file).deletingLastPathComponent().standardizedFileURL
+      .resolvingSymlinksInPath().path
+    let base = folder.hasSuffix("/") ? folder : folder + "/"
+    return url.path.hasPrefix(base) ? String(url.path.dropFirst(base.count)) : url.path
   }
 
   /// Applies the starting settings and schedules the timeline, the trace, the offline windows

@@ -182,7 +182,7 @@ public final class Simulation {
   /// Fires events until none is pending; returns how many fired.
   ///
   /// - Parameter limit: the most events to fire; a world still busy after that many throws
-  ///   ``SimKernelError/Code/eventLimitReached`` (a runaway timer is a bug, not a long run).
+  ///   ``SimKernelErrorCode/eventLimitReached`` (a runaway timer is a bug, not a long run).
   @discardableResult
   public func run(limit: Int = 100_000_000) throws -> Int {
     guard limit > 0 else {

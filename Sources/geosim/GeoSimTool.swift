@@ -102,7 +102,7 @@ enum GeoSimTool {
       terminal.writeError(error.message + "\n")
       return 2
     } catch {
-      terminal.writeError("geosim: \(error)\n")
+      terminal.writeError("geosim: \(ToolMessages.describe(error))\n")
       return 1
     }
   }

@@ -33,6 +33,24 @@ import Testing
     }
   }
 
+  @Test func aTracePointTheScenarioDoesNotAllowToSkipFailsEvenAnExpectedFailure() throws {
+    var scenario = try Scenario(contentsOf: file)
+    scenario.trace = .file(
+      fixtures.appendingPathComponent("bad-point.gpx"), track: 0, startAt: 0,
+      allowSkippedPoints: false)
+    scenario.expectedOutcome = .fail
+    let run = try GeoSimTest.replay(scenario, catalog: .testing)
+    #expect {
+      try run.requireExpectations()
+    } throws: { error in
+      "\(error)" == """
+        \(file): 1 failure(s)
+          - trace: bad-point.gpx:3: skipped a point: expected numeric lat and lon attributes in \
+        range (not allowed)
+        """
+    }
+  }
+
   @Test func theDelayOfAnEventIsMeasuredFromTheTrueEntry() throws {
     let run = try GeoSimTest.replay(file, catalog: .testing)
     // The walk leaves Tokyo Station at 1.4 m/s; the circle's edge is about 100 m down the path.

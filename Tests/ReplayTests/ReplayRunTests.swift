@@ -138,6 +138,28 @@ import Testing
     #expect(changes == ["offline@100", "online@200", "offline@300", "online@400"])
   }
 
+  @Test func theScenariosDeviceParametersReachThePhone() throws {
+    var s = try walk()
+    s.device.parameters.pauseAfter[.fitness] = .seconds(90)
+    let world = try World(scenario: s, catalog: .testing, resources: resources)
+    #expect(world.phone.parameters.pauseAfter[.fitness] == .seconds(90))
+    #expect(world.phone.parameters == s.device.parameters)
+  }
+
+  @Test func pointsDroppedForTimeNotMovingForwardAreTraceIssues() throws {
+    var s = try walk()
+    s.trace = .file(
+      fixtures.appendingPathComponent("repeated-time.gpx"), track: 0, startAt: 0,
+      allowSkippedPoints: false)
+    let result = try ScenarioRun(s, catalog: .testing, resources: resources).result
+    #expect(
+      result.traceIssues.map(\.description) == [
+        "repeated-time.gpx: dropped 1 point(s) of track 0 whose time does not come after the "
+          + "point before: the track's point(s) 3"
+      ])
+    #expect(result.verdict == .fail)
+  }
+
   @Test func theResultRoundTripsThroughJSON() throws {
     var result = try ScenarioRun(walk(), catalog: .testing, resources: resources).result
     result.crash = ReplayResult.Crash(reason: "signal 4", lastEvents: ["{}"])

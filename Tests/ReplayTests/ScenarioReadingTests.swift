@@ -1,3 +1,4 @@
+import Device
 import Foundation
 import JSON
 import Replay
@@ -68,6 +69,51 @@ import Testing
     #expect(e.message == "expected true or false, found a string")
   }
 
+  @Test func everySensorParameterCanBeSetFromTheScenario() throws {
+    let s = try scenario(
+      with(
+        #""device": {"sensor": {"threeKilometersAccuracy": 2500, "gnssCorrelationTime": 5, "#
+          + #""velocityStandardDeviation": 0.5, "minimumSpeedForCourse": 1, "#
+          + #""reducedAccuracyInterval": 600, "reducedAccuracyCellSize": 0.05, "#
+          + #""reducedAccuracyHorizontalAccuracy": 3000, "coarseCorrelationTime": 0, "#
+          + #""coarseJumpMeanDuration": 30, "coarseJumpDistance": {"min": 100, "max": 200}}}"#))
+    let p = s.device.sensor
+    #expect(p.threeKilometersAccuracy == 2_500 && p.gnssCorrelationTime == .seconds(5))
+    #expect(p.velocityStandardDeviation == 0.5 && p.minimumSpeedForCourse == 1)
+    #expect(p.reducedAccuracyInterval == .minutes(10) && p.reducedAccuracyCellSize == 0.05)
+    #expect(p.reducedAccuracyHorizontalAccuracy == 3_000 && p.coarseCorrelationTime == .zero)
+    #expect(p.coarseJumpMeanDuration == .seconds(30) && p.coarseJumpDistance == 100...200)
+    // What the scenario leaves out keeps its documented default.
+    #expect(p.wifiCorrelationTime == SensorParameters().wifiCorrelationTime)
+  }
+
+  @Test func pausingCanBeSetPerActivityOrTurnedOff() throws {
+    let s = try scenario(
+      with(#""device": {"parameters": {"pauseAfter": {"fitness": 60, "airborne": null}}}"#))
+    let pauseAfter = s.device.parameters.pauseAfter
+    #expect(pauseAfter[.fitness] == .minutes(1) && pauseAfter[.airborne] == nil)
+    #expect(pauseAfter[.other] == PhoneParameters().pauseAfter[.other])
+  }
+
+  @Test func aDeviceParameterOutOfRangeIsNamedWithItsPlace() throws {
+    let speed = try #require(
+      error(with(#""device": {"sensor": {"velocityStandardDeviation": -1}}"#)))
+    #expect(speed.path == "device.sensor.velocityStandardDeviation")
+    #expect(speed.line == 2 && speed.column != nil)
+    #expect(speed.message == "expected a speed in m/s in [0, 100], found -1")
+    let jump = try #require(
+      error(with(#""device": {"sensor": {"coarseJumpDistance": {"min": 900, "max": 300}}}"#)))
+    #expect(jump.path == "device.sensor.coarseJumpDistance.max")
+    #expect(jump.message == "expected a distance at least min (900), found 300")
+    let activity = try #require(
+      error(with(#""device": {"parameters": {"pauseAfter": {"walking": 60}}}"#)))
+    #expect(activity.path == "device.parameters.pauseAfter.walking")
+    #expect(activity.message.contains("unknown key 'walking'"))
+    let never = try #require(
+      error(with(#""device": {"parameters": {"pauseAfter": {"fitness": 0}}}"#)))
+    #expect(never.message == "expected a positive number of seconds")
+  }
+
   @Test func timesOutOfOrderAreRefused() throws {
     let e = try #require(
       error(with(#""timeline": [{"at": 5, "do": "launch"}, {"at": 2, "do": "background"}]"#)))
@@ -92,10 +138,25 @@ import Testing
     #expect(e.message.hasPrefix("no such file: ") && e.message.hasSuffix("nowhere.gpx"))
   }
 
+  @Test func onlyAFileTraceMayAllowSkippedPointsAndOnlyWithABool() throws {
+    let synthesized = try #require(
+      error(
+        with(
+          #""trace": {"stationary": {"latitude": 35, "longitude": 139}, "allowSkippedPoints": true}"#
+        )))
+    #expect(synthesized.path == "trace.allowSkippedPoints")
+    #expect(synthesized.message == "'allowSkippedPoints' does not apply to a 'stationary' trace")
+    let notBool = try #require(
+      error(with(#""trace": {"file": "walk.scenario.json", "allowSkippedPoints": "yes"}"#)))
+    #expect(notBool.path == "trace.allowSkippedPoints" && notBool.line == 2)
+  }
+
   @Test func pathsMayNotLeaveTheScenarioFolder() throws {
     let e = try #require(error(with(#""trace": {"file": "../Fixtures/../../x.gpx"}"#)))
     #expect(e.path == "trace.file")
     #expect(e.message.contains("leads outside the scenario's folder"))
+    #expect(e.message.hasSuffix("paths outside the scenario's folder are not allowed"))
+    #expect(e.code == .pathOutsideFolder && !e.message.contains("--"))
     let absolute = try #require(error(with(#""gazetteer": "/etc/hostname""#)))
     #expect(absolute.message.contains("leads outside"))
   }

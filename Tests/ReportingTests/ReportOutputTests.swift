@@ -187,3 +187,89 @@ private func rootElement(of text: String) -> Result<String, any Error> {
         + "<ul>\n<li>one</li>\n<li>two</li>\n</ul>\n")
   }
 }
+
+/// A weather widget walking a GPX whose second point has no valid latitude (line 4).
+private func scenarioWithABadTracePoint(allowSkippedPoints: Bool?) throws -> Scenario {
+  let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+    "geosim-trace-issues-\(UUID().uuidString)")
+  try FileManager.default.createDirectory(
+    at: folder.appendingPathComponent("traces"), withIntermediateDirectories: true)
+  try Data(
+    """
+    <gpx version="1.1" xmlns="http://www.topografix.com/GPX/1/1"><trk><trkseg>
+      <trkpt lat="35.6812" lon="139.7671"><time>2026-04-01T08:00:00+09:00</time></trkpt>
+      <trkpt lat="35.6808" lon="139.7668"><time>2026-04-01T08:00:30+09:00</time></trkpt>
+      <trkpt lat="north" lon="139.7665"><time>2026-04-01T08:01:00+09:00</time></trkpt>
+      <trkpt lat="35.6800" lon="139.7662"><time>2026-04-01T08:01:30+09:00</time></trkpt>
+    </trkseg></trk></gpx>
+    """.utf8
+  ).write(to: folder.appendingPathComponent("traces/walk.gpx"))
+  let allow = allowSkippedPoints.map { #", "allowSkippedPoints": \#($0)"# } ?? ""
+  let file = folder.appendingPathComponent("walk.scenario.json")
+  try Data(
+    """
+    {"format": "geosim-scenario/1", "name": "walk", "seed": 3,
+     "start": "2026-04-01T08:00:00+09:00", "duration": 120,
+     "device": {"promptAnswers": {"location": ["allowWhileUsing"]}},
+     "app": {"name": "WeatherWidget", "variant": "corrected"},
+     "trace": {"file": "traces/walk.gpx"\(allow)},
+     "timeline": [{"at": 0, "do": "launch"}],
+     "expectations": [{"expect": "noCrash"}]}
+    """.utf8
+  ).write(to: file)
+  return try Scenario(contentsOf: file.path)
+}
+
+@Suite struct TraceIssueReportTests {
+  func report(allowSkippedPoints: Bool?) throws -> ScenarioReport {
+    let scenario = try scenarioWithABadTracePoint(allowSkippedPoints: allowSkippedPoints)
+    let run = try ScenarioRun(scenario, catalog: .referenceApps, resources: resources)
+    return try ScenarioReport(
+      input: ReportInput(run), context: run.world.geos, resources: resources)
+  }
+
+  @Test func aSkippedTracePointIsReportedWithItsFileAndLineAndFailsTheScenario() throws {
+    let report = try report(allowSkippedPoints: nil)
+    let result = try #require(report.result)
+    #expect(result.expectations.allSatisfy { $0.passed })
+    #expect(result.verdict == .fail && !result.passed)
+    let issue = try #require(result.traceIssues.first)
+    #expect(result.traceIssues.count == 1)
+    #expect(issue.file == "traces/walk.gpx" && issue.line == 4 && issue.trace == "trace")
+    #expect(issue.message.hasPrefix("skipped a point") && !issue.allowed)
+    guard case .object(let o) = report.json, case .array(let issues)? = o["traceIssues"] else {
+      Issue.record("no traceIssues in \(report.json.jsonText)")
+      return
+    }
+    #expect(issues == [issue.json])
+    #expect(o["verdict"] == .string("fail"))
+    let md = report.markdown()
+    #expect(md.contains("Verdict: **FAIL**"))
+    #expect(md.contains("- `traces/walk.gpx` line 4 (trace): "))
+    #expect(md.contains("(**not allowed**: the replay fails)"))
+    let junit = RunReport(entries: [
+      RunReport.Entry(name: report.name, json: report.json, markdown: md, figures: [])
+    ]).junitXML()
+    #expect(junit.contains(#"type="trace""#) && junit.contains("traces/walk.gpx:4: "))
+  }
+
+  @Test func aScenarioThatAllowsSkippedPointsListsThemAndFollowsItsExpectations() throws {
+    let report = try report(allowSkippedPoints: true)
+    let result = try #require(report.result)
+    #expect(result.verdict == .pass)
+    #expect(result.traceIssues.map(\.line) == [4] && result.traceIssues.allSatisfy { $0.allowed })
+    #expect(report.markdown().contains("(allowed)"))
+  }
+
+  @Test func aResultReadsBackWithItsTraceIssues() throws {
+    let result = try #require(try report(allowSkippedPoints: nil).result)
+    #expect(ReplayResult(json: result.json) == result)
+  }
+
+  @Test func aTraceIssueFailsEvenAScenarioMeantToShowAFailure() throws {
+    var scenario = try scenarioWithABadTracePoint(allowSkippedPoints: false)
+    scenario.expectedOutcome = .fail
+    let run = try ScenarioRun(scenario, catalog: .referenceApps, resources: resources)
+    #expect(run.result.verdict == .fail)
+  }
+}

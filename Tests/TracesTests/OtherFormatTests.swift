@@ -190,5 +190,8 @@ import Testing
     }
     #expect(error.code == .unknownFormat)
     #expect(error.message.hasPrefix("f:1: expected GPX, GeoJSON"))
+    // In the library's own terms: the tool adds its option when it prints the error.
+    #expect(error.message.hasSuffix("; pass the format explicitly"))
+    #expect(!error.message.contains("--"))
   }
 }

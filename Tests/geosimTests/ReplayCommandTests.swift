@@ -175,6 +175,21 @@ private func weather(name: String, variant: String, expect: String = "pass") -> 
       r.err.contains("c.scenario.json: app.name: no app called 'Weather' (known: ArrivalAlarm"))
   }
 
+  @Test func aPathOutsideTheFolderNamesTheOptionThatAllowsIt() throws {
+    let dir = try folder([
+      "a.scenario.json": weather(name: "a", variant: "corrected")
+        .replacingOccurrences(
+          of: #""trace": {"stationary": {"latitude": 35.681236, "longitude": 139.767125}}"#,
+          with: #""gazetteer": "/etc/hostname""#)
+    ])
+    let r = try geosim(["validate", "."], in: dir)
+    #expect(r.code == 2)
+    #expect(
+      r.err.contains(
+        "paths outside the scenario's folder are not allowed (allow them with "
+          + "--allow-outside-paths)\n"))
+  }
+
   @Test func usageMistakesExitTwo() throws {
     let dir = try folder([:])
     #expect(try geosim(["replay"], in: dir).code == 2)

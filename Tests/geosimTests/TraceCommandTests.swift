@@ -83,6 +83,19 @@ private let gpx = """
     #expect(result.out.isEmpty)
   }
 
+  @Test func anUndetectableFormatNamesTheFormatOption() throws {
+    let dir = try scratchDirectory()
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let file = dir.appendingPathComponent("notes.txt").path
+    try "hello\n".write(toFile: file, atomically: true, encoding: .utf8)
+    let result = run(["trace", "inspect", file])
+    #expect(result.code == 2)
+    #expect(
+      result.err
+        == "geosim trace inspect: \(file):1: expected GPX, GeoJSON, NMEA, SUMO FCD or CSV with a "
+        + "lat/lon header; pass the format explicitly with --format\n")
+  }
+
   @Test func missingFileExitsTwoNamingIt() {
     let result = run(["trace", "convert", "/nonexistent/x.gpx", "--to", "csv"])
     #expect(result.code == 2)

@@ -25,7 +25,7 @@ public final class SQLiteBackend: SpatialBackend {
 
   /// Opens (creating if needed) the database at `path` and its `points` table.
   ///
-  /// Throws ``CloudError`` with code ``CloudError/Code/invalidData`` when SQLite cannot open
+  /// Throws ``CloudError`` with code ``CloudErrorCode/invalidData`` when SQLite cannot open
   /// the file or lacks the R*Tree module.
   public init(path: String) throws {
     self.path = path

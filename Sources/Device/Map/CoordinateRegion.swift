@@ -11,7 +11,7 @@ public struct CoordinateSpan: Hashable, Sendable, CustomStringConvertible {
   /// The east–west extent in degrees, in [0, 360].
   public let longitudeDelta: Double
 
-  /// A validated span; throws ``DeviceError`` (``DeviceError/Code/invalidArgument``) naming the
+  /// A validated span; throws ``DeviceError`` (``DeviceErrorCode/invalidArgument``) naming the
   /// offending delta.
   public init(latitudeDelta: Double, longitudeDelta: Double) throws {
     try CoordinateSpan.check("latitudeDelta", latitudeDelta, maximum: 180)

@@ -14,7 +14,7 @@ public struct NotificationRequest: Hashable, Sendable {
 
   /// Creates a request, checking its trigger.
   ///
-  /// - Throws: ``DeviceError/Code/invalidTrigger`` when the trigger is one
+  /// - Throws: ``DeviceErrorCode/invalidTrigger`` when the trigger is one
   ///   UserNotifications rejects (see ``NotificationTrigger/validate()``); on a device the app
   ///   would stop with an exception when creating that trigger.
   public init(

@@ -217,8 +217,8 @@ public final class NotificationStore {
   /// non-repeating request leaves the pending list; a repeating one stays: a time trigger
   /// re-arms to fire its interval after `now`, a location trigger waits for the next crossing.
   ///
-  /// - Throws: ``DeviceError/Code/notPending`` when no request `identifier` is pending,
-  ///   and ``DeviceError/Code/notDue`` when its fire time is after `now`. Location
+  /// - Throws: ``DeviceErrorCode/notPending`` when no request `identifier` is pending,
+  ///   and ``DeviceErrorCode/notDue`` when its fire time is after `now`. Location
   ///   triggers may be delivered at any time.
   @discardableResult
   public func deliver(identifier: String, at now: SimTime) throws -> DeliveredNotification {

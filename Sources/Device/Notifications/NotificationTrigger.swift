@@ -34,7 +34,7 @@ public enum NotificationTrigger: Hashable, Sendable {
     }
   }
 
-  /// Throws ``DeviceError/Code/invalidTrigger`` unless UserNotifications would accept the
+  /// Throws ``DeviceErrorCode/invalidTrigger`` unless UserNotifications would accept the
   /// trigger.
   ///
   /// A time interval must be greater than 0 and, when repeating, at least 60 seconds (Apple,

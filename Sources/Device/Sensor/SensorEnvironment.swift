@@ -111,7 +111,7 @@ public final class SensorEnvironment {
   ///   - areas: each area's kind and polygon (a ``Geometry/polygon(_:)`` or
   ///     ``Geometry/multiPolygon(_:)``, in longitude/latitude degrees).
   ///   - context: the GEOS context that prepares the polygons and answers lookups.
-  /// - Throws: ``DeviceError`` with code ``DeviceError/Code/invalidArgument`` if an area is not
+  /// - Throws: ``DeviceError`` with code ``DeviceErrorCode/invalidArgument`` if an area is not
   ///   a non-empty, valid polygon or multipolygon or is of kind ``EnvironmentKind/openSky``,
   ///   naming the area's index; ``GeoError`` if GEOS fails.
   /// - Complexity: O(*n* log *n*) to sort, plus one GEOS coverage test per area and grid cell it

@@ -108,7 +108,7 @@ public struct SensorParameters: Hashable, Sendable {
 
   /// Checks that every parameter is in its domain.
   ///
-  /// - Throws: ``DeviceError`` with code ``DeviceError/Code/invalidArgument`` naming the first
+  /// - Throws: ``DeviceError`` with code ``DeviceErrorCode/invalidArgument`` naming the first
   ///   parameter out of range.
   public func validate() throws {
     func require(_ condition: Bool, _ name: String, _ value: Any, _ domain: String) throws {

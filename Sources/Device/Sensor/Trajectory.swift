@@ -78,7 +78,7 @@ public struct Trajectory: Sendable {
 
   /// Creates a trajectory from samples in strictly increasing time order.
   ///
-  /// - Throws: ``DeviceError`` with code ``DeviceError/Code/invalidTrajectory`` if `samples` is
+  /// - Throws: ``DeviceError`` with code ``DeviceErrorCode/invalidTrajectory`` if `samples` is
   ///   empty, if a sample's time is not after the previous one's, or if an altitude is not a
   ///   finite number; the message names the sample's index and time.
   /// - Complexity: O(*n*): one inverse geodesic solution per segment.

@@ -7,7 +7,7 @@ import CGEOS
 extension GEOSContext {
   /// Creates a GEOS geometry that the caller owns and must destroy.
   ///
-  /// Throws ``GeoError/Code/invalidGeometry`` for a non-finite coordinate, checked before any
+  /// Throws ``GeoErrorCode/invalidGeometry`` for a non-finite coordinate, checked before any
   /// GEOS object is made so that nothing is left half-built.
   func makeGEOS(_ geometry: Geometry) throws -> OpaquePointer {
     var bad: Position?

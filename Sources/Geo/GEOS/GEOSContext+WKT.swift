@@ -3,7 +3,7 @@ import CGEOS
 extension GEOSContext {
   /// Reads a geometry from Well-Known Text, for example `POLYGON ((0 0, 1 0, 1 1, 0 0))`.
   ///
-  /// Throws ``GeoError`` with code ``GeoError/Code/invalidFormat`` carrying GEOS's parse message
+  /// Throws ``GeoError`` with code ``GeoErrorCode/invalidFormat`` carrying GEOS's parse message
   /// (which names the unexpected token) when the text is not valid WKT.
   public func geometry(fromWKT text: String) throws -> Geometry {
     let reader = try reusableWKTReader
@@ -16,7 +16,7 @@ extension GEOSContext {
 
   /// Reads a geometry from Well-Known Binary (ISO or extended, either byte order).
   ///
-  /// Throws ``GeoError`` with code ``GeoError/Code/invalidFormat`` carrying GEOS's message for
+  /// Throws ``GeoError`` with code ``GeoErrorCode/invalidFormat`` carrying GEOS's message for
   /// truncated or malformed input.
   public func geometry(fromWKB bytes: [UInt8]) throws -> Geometry {
     let reader = try reusableWKBReader

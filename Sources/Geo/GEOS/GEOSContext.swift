@@ -7,7 +7,7 @@ import CGEOS
 /// `Sendable`. Everything GEOS allocates through it is freed before the call returns, except the
 /// handles owned by ``PreparedGeometry`` and ``STRtree``, which keep their context alive and free
 /// their handles in `deinit`. GEOS errors are collected per context (never printed, never stored
-/// globally) and rethrown as ``GeoError`` with code ``GeoError/Code/geos`` carrying GEOS's message.
+/// globally) and rethrown as ``GeoError`` with code ``GeoErrorCode/geos`` carrying GEOS's message.
 public final class GEOSContext {
   let handle: GEOSContextHandle_t
   private let errors: ErrorBuffer

@@ -17,7 +17,7 @@ public struct CoordinateBounds: Hashable, Sendable, CustomStringConvertible {
 
   /// Creates a box from its edges in degrees.
   ///
-  /// Throws ``GeoError`` with code ``GeoError/Code/invalidArgument`` unless every edge is
+  /// Throws ``GeoError`` with code ``GeoErrorCode/invalidArgument`` unless every edge is
   /// finite, both latitudes lie in [−90, 90] with `south ≤ north`, and both longitudes lie in
   /// [−180, 180]. `west > east` is valid and means the box crosses the antimeridian.
   public init(south: Double, west: Double, north: Double, east: Double) throws {

@@ -35,7 +35,7 @@ public struct DistanceMetric: Sendable {
   ///
   /// The caller promises that `distance(a, b) ≥ lowerBoundRadius × centralAngle(a, b)` for
   /// every pair (see ``DistanceMetric``); pass `0` when no such radius is known. Throws
-  /// ``GeoError`` with code ``GeoError/Code/invalidArgument`` unless `lowerBoundRadius` is a
+  /// ``GeoError`` with code ``GeoErrorCode/invalidArgument`` unless `lowerBoundRadius` is a
   /// finite number ≥ 0.
   public init(
     lowerBoundRadius: Double, distance: @escaping @Sendable (Coordinate, Coordinate) -> Double

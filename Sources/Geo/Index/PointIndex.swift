@@ -62,7 +62,7 @@ public struct PointIndex<Element>: Sendable where Element: Sendable {
   ///
   /// Equal distances are ordered by insertion index, so results are deterministic. Returns
   /// every point when `k` exceeds ``count``, and nothing for an empty index. Throws
-  /// ``GeoError`` with code ``GeoError/Code/invalidArgument`` when `k < 1`.
+  /// ``GeoError`` with code ``GeoErrorCode/invalidArgument`` when `k < 1`.
   ///
   /// The search visits nodes and points best-first by their chord lower bound and evaluates
   /// the metric only on points whose bound beats the current k-th distance, so a tight
@@ -89,7 +89,7 @@ public struct PointIndex<Element>: Sendable where Element: Sendable {
   /// Every point within `radius` metres of a coordinate under a metric, nearest first.
   ///
   /// A point at exactly `radius` is included. Equal distances are ordered by insertion index.
-  /// Throws ``GeoError`` with code ``GeoError/Code/invalidArgument`` unless `radius` is a
+  /// Throws ``GeoError`` with code ``GeoErrorCode/invalidArgument`` unless `radius` is a
   /// number ≥ 0 (infinity returns every point).
   ///
   /// - Complexity: O(√n + m log m) expected for m results among well-spread points.

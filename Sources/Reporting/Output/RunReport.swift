@@ -147,6 +147,22 @@ public struct RunReport {
         if case .array(let list)? = o["timelineErrors"] {
           timeline = list.compactMap { if case .string(let s) = $0 { s } else { nil } }
         }
+        // A trace issue the scenario does not allow fails it whatever it was meant to show.
+        if case .array(let list)? = o["traceIssues"] {
+          for case .object(let issue) in list {
+            guard case .bool(false)? = issue["allowed"], case .string(let file)? = issue["file"],
+              case .string(let message)? = issue["message"]
+            else { continue }
+            var place = file
+            if case .number(let line)? = issue["line"] { place += ":\(Int(line))" }
+            failures += 1
+            cases.append(
+              testcase(
+                "trace", time: nil,
+                body:
+                  "<failure message=\"\(Markup.escape(place + ": " + message))\" type=\"trace\"/>"))
+          }
+        }
         for t in timeline {
           failures += expectsFail ? 0 : 1
           cases.append(

@@ -104,6 +104,7 @@ public struct ScenarioReport {
     if let result {
       o["expectations"] = .array(result.expectations.map(\.json))
       o["timelineErrors"] = .array(result.timelineErrors.map(JSONValue.string))
+      o["traceIssues"] = .array(result.traceIssues.map(\.json))
       o["eventCount"] = .number(Double(result.eventCount))
       o["crash"] =
         result.crash.map {
@@ -114,6 +115,7 @@ public struct ScenarioReport {
     } else {
       o["expectations"] = .array([])
       o["timelineErrors"] = .array([])
+      o["traceIssues"] = .array([])
       o["eventCount"] = .null
       o["crash"] = .null
     }
@@ -136,6 +138,14 @@ public struct ScenarioReport {
     if let result, !result.timelineErrors.isEmpty {
       md += "Timeline errors:\n\n"
       md += result.timelineErrors.map { "- \($0)" }.joined(separator: "\n") + "\n\n"
+    }
+    if let result, !result.traceIssues.isEmpty {
+      md += "What the trace importers skipped or noted:\n\n"
+      md +=
+        result.traceIssues.map {
+          "- `\($0.file)`" + ($0.line.map { " line \($0)" } ?? "") + " (\($0.trace)): \($0.message)"
+            + ($0.allowed ? " (allowed)" : " (**not allowed**: the replay fails)")
+        }.joined(separator: "\n") + "\n\n"
     }
     if let result, !result.expectations.isEmpty {
       md += "| expectation | held | time (s) | what was expected and what happened |\n"

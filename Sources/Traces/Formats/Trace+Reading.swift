@@ -91,7 +91,7 @@ extension Trace {
       throw TraceError(
         .unknownFormat, file: file, line: 1,
         "expected GPX, GeoJSON, NMEA, SUMO FCD or CSV with a lat/lon header; "
-          + "name the format with --format")
+          + "pass the format explicitly")
     }
   }
 }

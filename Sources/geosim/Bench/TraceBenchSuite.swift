@@ -1,4 +1,5 @@
 import Foundation
+import Replay
 import SimKernel
 import Traces
 
@@ -11,6 +12,7 @@ import Traces
 /// reader pays to touch the bytes) and the full import; then the import's total time (median) and the
 /// process's peak resident memory (`VmHWM` in /proc/self/status) before and after importing.
 /// The file is written in chunks, so the peak before importing is the tool's own baseline.
+/// Then, per point, the imported track converted into the trajectory a replay's phone follows.
 /// `--quick` uses 10,000 points.
 enum TraceBenchSuite {
   static func run(_ bench: inout Bench) throws {
@@ -44,6 +46,18 @@ enum TraceBenchSuite {
     let perPoint = bench.results[bench.results.count - 1].median
     bench.record(
       "trace.gpx.\(label).import.total", unit: "ms", value: perPoint * Double(count) / 1e6)
+    // The conversion a replay makes before it runs: the track as the phone's true trajectory.
+    if let track = (try? Trace.read(contentsOf: path))?.tracks.first {
+      bench.measure(
+        "trace.gpx.\(label).trajectory", maximumIterations: 1, unitsPerOperation: count,
+        unit: "ns/point"
+      ) { n in
+        for _ in 0..<n {
+          let samples = (try? track.trajectorySamples(startingAt: .zero))?.count ?? 0
+          precondition(samples == count, "the conversion kept \(samples) samples")
+        }
+      }
+    }
     if let before, let after = peakResidentMegabytes() {
       bench.record("trace.gpx.\(label).peak-rss.before", unit: "MB", value: before)
       bench.record("trace.gpx.\(label).peak-rss.after", unit: "MB", value: after)

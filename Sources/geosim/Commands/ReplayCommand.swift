@@ -42,7 +42,9 @@ enum ReplayCommand {
     try args.finish()
     let checked = check(files, allowOutside: allowOutside)
     for scenario in checked.valid { terminal.write("ok \(scenario.file)\n") }
-    for (_, error) in checked.invalid { terminal.writeError("\(error)\n") }
+    for (_, error) in checked.invalid {
+      terminal.writeError(ToolMessages.describe(error) + "\n")
+    }
     return checked.invalid.isEmpty ? 0 : 2
   }
 
@@ -101,7 +103,9 @@ enum ReplayCommand {
     // Everything is read and assembled before anything runs: bad input replays nothing.
     let checked = check(files, allowOutside: allowOutside)
     let scenarios = checked.valid
-    for (_, error) in checked.invalid { terminal.writeError("\(error)\n") }
+    for (_, error) in checked.invalid {
+      terminal.writeError(ToolMessages.describe(error) + "\n")
+    }
     let outURL = URL(fileURLWithPath: out, isDirectory: true)
     // A previous run's pages must not sit beside this run's looking current.
     for file in runFiles {
@@ -161,6 +165,8 @@ enum ReplayCommand {
       text += ": crashed: \(crash.reason)"
     } else if let error = result.timelineErrors.first {
       text += ": \(error)"
+    } else if let issue = result.refusedTraceIssues.first {
+      text += ": trace \(issue) (not allowed; see allowSkippedPoints)"
     } else if let failed = result.expectations.first(where: { !$0.passed }) {
       text += " (\(held)/\(result.expectations.count)): \(failed.name): \(failed.message)"
     } else {

@@ -87,7 +87,7 @@ enum SweepCommand {
           allowOutside: allowOutside)
         _ = try World(scenario: scenario, catalog: catalog, resources: resources)
       } catch {
-        terminal.writeError("\(describe(grid, index)): \(error)\n")
+        terminal.writeError("\(describe(grid, index)): \(ToolMessages.describe(error))\n")
         return 2
       }
     }

@@ -39,7 +39,7 @@ enum TraceCommand {
           "geosim trace: unknown action '\(action)'; expected inspect, convert or synth")
       }
     } catch let error as TraceError {
-      terminal.writeError("geosim trace \(action): \(error.message)\n")
+      terminal.writeError("geosim trace \(action): \(ToolMessages.describe(error))\n")
       return 2
     }
   }

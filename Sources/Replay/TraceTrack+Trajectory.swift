@@ -1,18 +1,31 @@
 import Device
 import Geo
 import SimKernel
+import Traces
 
 extension TraceTrack {
   /// The track as ground-truth samples, its first timed point at `start`.
+  ///
+  /// This is where a trace (which knows nothing of phones) becomes the trajectory a simulated
+  /// phone follows; it lives in the replay layer, which sees both.
   ///
   /// Each point's time becomes `start` plus its offset from the first point's time, rounded to
   /// the nanosecond; elevation becomes altitude (0 where the file has none). Points whose time is
   /// not after the previous kept point's (duplicates, a clock stepping back) are dropped, because a
   /// trajectory's times must strictly increase.
   ///
-  /// - Throws: ``DeviceError`` with code ``DeviceError/Code/invalidTrajectory`` if a point has no
+  /// - Throws: ``DeviceError`` with code ``DeviceErrorCode/invalidTrajectory`` if a point has no
   ///   time (give the trace times from a speed first with `Trace.timed(speed:start:)`).
   public func trajectorySamples(startingAt start: SimTime) throws -> [TrajectorySample] {
+    var dropped: [Int] = []
+    return try trajectorySamples(startingAt: start, dropped: &dropped)
+  }
+
+  /// ``trajectorySamples(startingAt:)``, appending the 0-based index of every point it drops
+  /// to `dropped`.
+  package func trajectorySamples(startingAt start: SimTime, dropped: inout [Int]) throws
+    -> [TrajectorySample]
+  {
     guard let origin = points.first?.time else {
       throw DeviceError(
         .invalidTrajectory,
@@ -29,7 +42,10 @@ extension TraceTrack {
       let sample = TrajectorySample(
         time: start + .seconds(time - origin), coordinate: point.coordinate,
         altitude: point.elevation ?? 0)
-      if let last = samples.last, sample.time <= last.time { continue }
+      if let last = samples.last, sample.time <= last.time {
+        dropped.append(index)
+        continue
+      }
       samples.append(sample)
     }
     return samples
