@@ -4,7 +4,8 @@ import SimKernel
 /// It alone changes the permission state; every change is logged and reported to the app's
 /// managers through the location service.
 final class AuthorizationService {
-  private unowned let phone: Phone
+  /// The phone owns this service, so it outlives it: no reference counting on the hot path.
+  private unowned(unsafe) let phone: Phone
   /// The permission state.
   private(set) var state = LocationAuthorizer()
   private var prompt: (kind: PromptKind, always: Bool)?

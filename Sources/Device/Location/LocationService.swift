@@ -23,18 +23,26 @@ final class LocationService {
     let updates: Updates
   }
 
-  private unowned let phone: Phone
+  /// The phone owns this service, so it outlives it: no reference counting on the hot path.
+  private unowned(unsafe) let phone: Phone
   private let sensor: (any LocationSensor)?
   private var entries: [Entry] = []
   private var managerCount = 0
   private var missedFixWhileSuspended = false
   /// The most recent fix delivered on this phone (CoreLocation's cached location).
   private(set) var lastKnownLocation: Location?
-  private lazy var ticker = phone.simulation.makeTimer { [unowned self] in self.tick() }
+  private lazy var ticker = phone.simulation.makeTimer { [unowned(unsafe) self] in self.tick() }
+
+  // The services asked on every fix, held without reference counting (the phone owns them
+  // all): a retain of an object that is also referenced weakly takes the slow path.
+  private unowned(unsafe) let process: AppProcess
+  private unowned(unsafe) let authorization: AuthorizationService
 
   init(phone: Phone, sensor: (any LocationSensor)?) {
     self.phone = phone
     self.sensor = sensor
+    self.process = phone.process
+    self.authorization = phone.authorization
   }
 
   // MARK: Managers
@@ -54,16 +62,17 @@ final class LocationService {
   /// (the hot path).
   @inline(__always)
   private func forEachLive(_ body: (LocationManager, Updates) -> Void) {
-    let generation = phone.process.generation
-    for entry in entries {
-      if let m = entry.manager, m.generation == generation { body(m, entry.updates) }
+    let generation = process.generation
+    // By index: iterating the entries would copy (and destroy) each weak reference.
+    for i in entries.indices {
+      if let m = entries[i].manager, m.generation == generation { body(m, entries[i].updates) }
     }
   }
 
   private func anyLive(_ predicate: (LocationManager, Updates) -> Bool) -> Bool {
-    let generation = phone.process.generation
-    for entry in entries {
-      if let m = entry.manager, m.generation == generation, predicate(m, entry.updates) {
+    let generation = process.generation
+    for i in entries.indices {
+      if let m = entries[i].manager, m.generation == generation, predicate(m, entries[i].updates) {
         return true
       }
     }
@@ -76,8 +85,8 @@ final class LocationService {
 
   /// Calls into the app with `manager`, asynchronously (see ``AppProcess/call(_:)``).
   func call(_ manager: LocationManager, _ body: @escaping (LocationManager) -> Void) {
-    guard manager.generation == phone.process.generation else { return }
-    phone.process.call { [weak manager] in
+    guard manager.generation == process.generation else { return }
+    process.call { [weak manager] in
       if let manager { body(manager) }
     }
   }
@@ -94,7 +103,7 @@ final class LocationService {
   /// Whether the app keeps running in the background: a manager updating location with
   /// background updates allowed, and the permission for it.
   var runsInBackground: Bool {
-    let status = phone.authorization.status
+    let status = authorization.status
     return anyLive { m, u in
       u.isUpdating && !u.isPaused && m.allowsBackgroundLocationUpdates
         && (status == .authorizedAlways || (status == .authorizedWhenInUse && u.startedInUse))
@@ -103,7 +112,7 @@ final class LocationService {
 
   /// Whether the app counts as "in use" for When In Use permission.
   var isInUse: Bool {
-    let state = phone.appState
+    let state = process.state
     return state == .foreground || (state == .background && runsInBackground)
   }
 
@@ -117,7 +126,7 @@ final class LocationService {
   // MARK: What the other services tell
 
   func authorizationDidChange() {
-    let authorized = phone.authorization.isAuthorized
+    let authorized = authorization.isAuthorized
     forEachLive { m, u in
       call(m) { $0.delegate?.locationManagerDidChangeAuthorization($0) }
       if !authorized && u.isUpdating {
@@ -143,7 +152,7 @@ final class LocationService {
       missedFixWhileSuspended = false
       if case .fix(let fix) = sensor.reading(
         at: phone.simulation.now, desiredAccuracy: strictestAccuracy(),
-        reducedAccuracy: !phone.authorization.isPrecise)
+        reducedAccuracy: !authorization.isPrecise)
       {
         offer(fix, stale: false)
       }
@@ -173,7 +182,7 @@ final class LocationService {
       phone.record(LocationEvent.startRefused(manager: manager.identifier, reason: problem))
       return fail(manager, .locationUnknown, problem)
     }
-    guard !phone.authorization.isRefused else {
+    guard !authorization.isRefused else {
       phone.record(LocationEvent.startRefused(manager: manager.identifier, reason: nil))
       return fail(manager, .denied, "the app is not authorized for location")
     }
@@ -198,7 +207,7 @@ final class LocationService {
     u.lastDelivered = nil
     phone.record(LocationEvent.stopped(manager: manager.identifier))
     rearm()
-    if phone.appState == .background { phone.process.suspendIfIdle(after: .zero) }
+    if process.state == .background { process.suspendIfIdle(after: .zero) }
   }
 
   func requestOneShot(_ manager: LocationManager) {
@@ -206,7 +215,7 @@ final class LocationService {
     if let problem = invalidSettings(of: manager) {
       return fail(manager, .locationUnknown, problem)
     }
-    guard !phone.authorization.isRefused else {
+    guard !authorization.isRefused else {
       return fail(manager, .denied, "the app is not authorized for location")
     }
     guard u.oneShot == nil else { return }
@@ -219,7 +228,7 @@ final class LocationService {
 
   /// Whether a fix is wanted: a sensor, the permission, and a manager that wants one.
   private var needsFixes: Bool {
-    sensor != nil && phone.authorization.isAuthorized && anyLive { $1.wantsFixes }
+    sensor != nil && authorization.isAuthorized && anyLive { $1.wantsFixes }
   }
 
   /// Arms or cancels the ticker to match ``needsFixes``.
@@ -248,10 +257,10 @@ final class LocationService {
   private func step() {
     guard let sensor else { return }
     let now = phone.simulation.now
-    let state = phone.appState
+    let state = process.state
     let reading = sensor.reading(
       at: now, desiredAccuracy: strictestAccuracy(),
-      reducedAccuracy: !phone.authorization.isPrecise)
+      reducedAccuracy: !authorization.isPrecise)
     guard case .fix(let fix) = reading else {
       // Silence is no answer, but one-shot requests still time out.
       if state != .suspended && state != .notRunning {
@@ -272,9 +281,9 @@ final class LocationService {
   private func offer(_ fix: Location, stale: Bool) {
     let now = phone.simulation.now
     // What does not depend on the manager is read once per fix: this runs every second.
-    let foreground = phone.appState == .foreground
-    let background = phone.appState == .background
-    let status = phone.authorization.status
+    let foreground = process.state == .foreground
+    let background = process.state == .background
+    let status = authorization.status
     forEachLive { m, u in
       if u.isUpdating && !u.isPaused
         && (foreground
@@ -290,7 +299,7 @@ final class LocationService {
               && fix.distance(from: $0) < filter
           } == true
         if !autoPause(m, u, fix: fix, now: now) && !filtered {
-          if !foreground { phone.authorization.resolveProvisionalAlwaysIfNeeded() }
+          if !foreground { authorization.resolveProvisionalAlwaysIfNeeded() }
           deliver([fix], to: m, u, stale: stale)
         }
       }

@@ -6,7 +6,8 @@ import SimKernel
 /// A suspended app receives nothing: callbacks made while it is suspended wait in order and are
 /// delivered when it runs again; a terminated app's pending callbacks are dropped with it.
 final class AppProcess {
-  private unowned let phone: Phone
+  /// The phone owns this service, so it outlives it: no reference counting on the hot path.
+  private unowned(unsafe) let phone: Phone
   /// The app's state.
   private(set) var state = AppState.notRunning
   /// Counts launches: callbacks and managers of an earlier process are recognised by it.
@@ -15,7 +16,7 @@ final class AppProcess {
   private(set) var app: (any SimulatedApp)?
   private var deferred: [() -> Void] = []
   private lazy var suspension = phone.simulation.makeTimer(priority: .system) {
-    [unowned self] in self.suspendIfIdle()
+    [unowned(unsafe) self] in self.suspendIfIdle()
   }
 
   init(phone: Phone) {

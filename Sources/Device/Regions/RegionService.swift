@@ -5,9 +5,10 @@ import SimKernel
 /// its ticker. The app's regions and the regions of location-triggered notifications share it
 /// and its limit [A]; the notification center asks it to watch and unwatch, never edits it.
 final class RegionService {
-  private unowned let phone: Phone
+  /// The phone owns this service, so it outlives it: no reference counting on the hot path.
+  private unowned(unsafe) let phone: Phone
   private let monitor: RegionMonitor
-  private lazy var ticker = phone.simulation.makeTimer { [unowned self] in self.tick() }
+  private lazy var ticker = phone.simulation.makeTimer { [unowned(unsafe) self] in self.tick() }
 
   init(phone: Phone) {
     self.phone = phone
