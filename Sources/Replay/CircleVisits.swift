@@ -21,9 +21,6 @@ public struct TrueTrack: Sendable {
   /// For each segment `i` (samples `i` and `i + 1`), an upper bound on half its geodesic length.
   let halfLengthBound: [Double]
 
-  /// The mean radius of the WGS84 ellipsoid, the scale of the chord bounds.
-  static let sphereRadius = 6_371_008.8
-
   /// Prepares `samples`, which must be in time order.
   public init(_ samples: [TrajectorySample]) {
     self.samples = samples
@@ -31,11 +28,8 @@ public struct TrueTrack: Sendable {
     var y = x
     var z = x
     for (i, sample) in samples.enumerated() {
-      let phi = sample.coordinate.latitude * .pi / 180
-      let lambda = sample.coordinate.longitude * .pi / 180
-      x[i] = cos(phi) * cos(lambda)
-      y[i] = cos(phi) * sin(lambda)
-      z[i] = sin(phi)
+      let v = unitVector(sample.coordinate)
+      (x[i], y[i], z[i]) = (v.x, v.y, v.z)
     }
     var half = [Double](repeating: 0, count: max(samples.count - 1, 0))
     for i in half.indices {
@@ -48,17 +42,18 @@ public struct TrueTrack: Sendable {
   }
 
   /// A geodesic distance certainly not exceeded by two points whose unit vectors are `chord`
-  /// apart: the sphere's arc (at most π/2 times the chord, and within 0.1 % of it below
-  /// 1,000 km) widened by more than the ellipsoid can differ from the sphere (under 0.6 %).
+  /// apart: the arc on the sphere of WGS84's mean radius (at most π/2 times the chord, and
+  /// within 0.1 % of it below 1,000 km) widened by more than the ellipsoid can differ from the
+  /// sphere (under 0.6 %).
   static func upperBound(chord: Double) -> Double {
-    let metres = chord * sphereRadius
+    let metres = chord * Ellipsoid.wgs84MeanRadius
     return metres < 1_000_000 ? metres * 1.011 + 1 : metres * 1.6 + 1
   }
 
   /// A geodesic distance certainly not reached by two points whose unit vectors are `chord`
   /// apart: the arc is at least the chord, and the ellipsoid within 0.6 % of the sphere.
   static func lowerBound(chord: Double) -> Double {
-    chord * sphereRadius * 0.99 - 1
+    chord * Ellipsoid.wgs84MeanRadius * 0.99 - 1
   }
 }
 
@@ -139,7 +134,7 @@ public struct CircleVisits: Sendable {
       return
     }
     let projection = LocalProjection(center: center)
-    let c = Self.unitVector(center)
+    let c = unitVector(center)
     let r = radius
     let r2 = r * r
     let touchDepth = r > 1e-3 ? r2 - (r - 1e-3) * (r - 1e-3) : 0
@@ -267,11 +262,5 @@ public struct CircleVisits: Sendable {
         entry: entry, exit: exit, start: entry?.time ?? samples[0].time,
         end: exit?.time ?? samples[last].time)
     }
-  }
-
-  private static func unitVector(_ c: Coordinate) -> (x: Double, y: Double, z: Double) {
-    let phi = c.latitude * .pi / 180
-    let lambda = c.longitude * .pi / 180
-    return (cos(phi) * cos(lambda), cos(phi) * sin(lambda), sin(phi))
   }
 }
