@@ -1,7 +1,7 @@
 import Device
 import Foundation
 import Geo
-import Replay
+import Referee
 import SimKernel
 
 /// How accurately the phone's geofences answered the true trajectory: every monitored region
@@ -157,7 +157,7 @@ public struct GeofenceReport {
     let reader = FenceReader(events)
     fences = reader.fences
     unlocatedRequests = reader.unlocated
-    let track = TrueTrack(samples)
+    let track = TrueTrack(samples.map { .init(time: $0.time, coordinate: $0.coordinate) })
     let trajectory = try? Trajectory(samples)
     let endOfReplay = max(
       samples.last?.time ?? .zero, events.last?.time ?? .zero)
