@@ -34,7 +34,7 @@ public struct SearchReport: Sendable {
   ///
   /// - Parameters:
   ///   - input: the run's scenario, event log and stations.
-  ///   - resources: where the three-word languages come from for the independent check; they
+  ///   - resources: where the three-word languages come from for the round-trip check; they
   ///     are loaded only when the log holds a three-word answer.
   public init(input: ReportInput, resources: ReplayResources = ReplayResources()) {
     scenario = input.scenario.name
