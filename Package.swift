@@ -11,6 +11,7 @@ let package = Package(
     .library(name: "Cloud", targets: ["Cloud"]),
     .library(name: "Traces", targets: ["Traces"]),
     .library(name: "ReferenceApps", targets: ["ReferenceApps"]),
+    .library(name: "Referee", targets: ["Referee"]),
     .library(name: "Replay", targets: ["Replay"]),
     .library(name: "ReferenceAppCatalog", targets: ["ReferenceAppCatalog"]),
     .library(name: "Reporting", targets: ["Reporting"]),
@@ -41,11 +42,13 @@ let package = Package(
     .target(name: "Traces", dependencies: ["CSV", "Geo", "JSON", "SimKernel"]),
     .target(
       name: "ReferenceApps", dependencies: ["Cloud", "Device", "Geo", "JSON", "SimKernel"]),
+    .target(name: "Referee", dependencies: ["Geo", "SimKernel"]),
     .target(
-      name: "Replay", dependencies: ["Cloud", "Device", "Geo", "JSON", "SimKernel", "Traces"]),
+      name: "Replay",
+      dependencies: ["Cloud", "Device", "Geo", "JSON", "Referee", "SimKernel", "Traces"]),
     .target(
       name: "Reporting",
-      dependencies: ["CGEOS", "Cloud", "Device", "Geo", "JSON", "Replay", "SimKernel"]),
+      dependencies: ["Cloud", "Device", "Geo", "JSON", "Referee", "Replay", "SimKernel"]),
     .target(name: "ReferenceAppCatalog", dependencies: ["JSON", "ReferenceApps", "Replay"]),
     .target(
       name: "GeoSimTesting",
@@ -53,8 +56,8 @@ let package = Package(
     .executableTarget(
       name: "geosim",
       dependencies: [
-        "Cloud", "Device", "Geo", "JSON", "ReferenceAppCatalog", "Replay", "Reporting",
-        "SimKernel", "Traces",
+        "Cloud", "Device", "Geo", "JSON", "ReferenceAppCatalog", "Referee", "Replay",
+        "Reporting", "SimKernel", "Traces",
       ]),
     .testTarget(
       name: "GeoTests", dependencies: ["Geo", "JSON", "SimKernel"],
@@ -63,7 +66,9 @@ let package = Package(
     .testTarget(name: "CSVTests", dependencies: ["CSV"]),
     .testTarget(name: "SimKernelTests", dependencies: ["SimKernel"]),
     .testTarget(name: "DeviceTests", dependencies: ["Device", "Geo", "SimKernel"]),
-    .testTarget(name: "CloudTests", dependencies: ["Cloud", "Geo", "JSON", "SimKernel"]),
+    .testTarget(
+      name: "CloudTests", dependencies: ["Cloud", "Geo", "JSON", "Referee", "SimKernel"]),
+    .testTarget(name: "RefereeTests", dependencies: ["Device", "Geo", "Referee", "SimKernel"]),
     .testTarget(
       name: "TracesTests", dependencies: ["Traces", "Geo", "SimKernel"],
       resources: [.copy("Fixtures")]),

@@ -45,6 +45,12 @@ public struct Ellipsoid: Hashable, Sendable {
   public static let wgs84 = Ellipsoid(
     uncheckedEquatorialRadius: 6_378_137, flattening: 1 / 298.257_223_563)
 
+  /// The mean radius of the WGS84 ellipsoid in metres, R₁ = (2a + b) / 3 = 6 371 008.8 m to the
+  /// decimetre (Moritz, "Geodetic Reference System 1980", J. Geodesy 74, 128–133, 2000): the
+  /// radius of the sphere that stands in for the Earth in ``greatCircleDistance(from:to:radius:)``
+  /// and in unit-vector chord bounds.
+  public static let wgs84MeanRadius = 6_371_008.8
+
   /// The polar radius `b = a (1 − f)` in metres.
   public var polarRadius: Double { equatorialRadius * (1 - flattening) }
 }

@@ -95,11 +95,10 @@ public enum GeographicShapes {
         if bad == nil { bad = p }
         return
       }
-      let phi = c.latitude * .pi / 180
-      let lambda = c.longitude * .pi / 180
-      x += cos(phi) * cos(lambda)
-      y += cos(phi) * sin(lambda)
-      z += sin(phi)
+      let v = unitVector(c)
+      x += v.x
+      y += v.y
+      z += v.z
     }
     if let bad {
       throw GeoError(.invalidCoordinate, "position \(bad) is not a longitude/latitude pair")

@@ -9,9 +9,9 @@ import Foundation
 /// round-off both for tiny separations, where the arccosine form fails, and for nearly antipodal
 /// points, where the arcsine form does.
 ///
-/// A sphere with the mean Earth radius R = 6 371 km approximates WGS84 distances to within
-/// 0.6 % (the ellipsoid's radius of curvature ranges from 6 335 km to 6 400 km); use
-/// ``Geodesic/inverse(from:to:)`` when that matters.
+/// A sphere with the mean Earth radius (``Ellipsoid/wgs84MeanRadius``, 6 371 km) approximates
+/// WGS84 distances to within 0.6 % (the ellipsoid's radius of curvature ranges from 6 335 km to
+/// 6 400 km); use ``Geodesic/inverse(from:to:)`` when that matters.
 ///
 /// - Parameters:
 ///   - from: The first point.

@@ -3,6 +3,7 @@ import Device
 import Foundation
 import Geo
 import JSON
+import Referee
 import SimKernel
 
 extension World {
@@ -198,27 +199,21 @@ enum StatePath {
   }
 }
 
-/// The stations a query truly returns, computed apart from the datastore: spherical distance
-/// (NCMB's semantics, R = 6371 km) and exact box containment (across the antimeridian when the
-/// west edge is east of the east edge).
+/// The stations a query truly returns, by the referee's NCMB semantics rather than the
+/// datastore's code: the central angle on the 6,371 km sphere within `km / 6371`
+/// (``NCMBSphere``), and containment in the box the two corners mean (``NCMBBox``: latitudes
+/// from the smaller to the larger, longitudes the short way round, edges included).
 enum StationTruth {
   static func names(of query: Expectation.StationQuery, in stations: [StationRecord]) -> [String] {
-    stations.filter { station in
-      let c = station.point
-      switch query {
-      case .near(let center, let kilometers):
-        guard let point = try? Coordinate(latitude: c.latitude, longitude: c.longitude) else {
-          return false
-        }
-        return greatCircleDistance(from: center, to: point, radius: 6_371_000)
-          <= kilometers * 1_000
-      case .box(let sw, let ne):
-        guard c.latitude >= sw.latitude, c.latitude <= ne.latitude else { return false }
-        return sw.longitude <= ne.longitude
-          ? c.longitude >= sw.longitude && c.longitude <= ne.longitude
-          : c.longitude >= sw.longitude || c.longitude <= ne.longitude
-      }
-    }.map(\.name)
+    switch query {
+    case .near(let center, let kilometers):
+      let angle = NCMBSphere.radians(kilometers: kilometers)
+      return stations.filter { NCMBSphere.contains($0.point.coordinate, within: angle, of: center) }
+        .map(\.name)
+    case .box(let sw, let ne):
+      let box = NCMBBox(southwest: sw, northeast: ne)
+      return stations.filter { box.contains($0.point.coordinate) }.map(\.name)
+    }
   }
 }
 

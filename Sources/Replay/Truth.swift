@@ -1,5 +1,6 @@
 import Device
 import Geo
+import Referee
 import SimKernel
 
 /// Ground truth from the true trajectory: when it enters a circle.
@@ -14,10 +15,16 @@ enum Truth {
     geos: GEOSContext = GEOSContext()
   ) throws -> (time: SimTime, coordinate: Coordinate)? {
     let visits = try CircleVisits(
-      center: circle.center, radius: circle.radius, track: TrueTrack(samples), geos: geos)
+      center: circle.center, radius: circle.radius, track: TrueTrack(points(of: samples)),
+      geos: geos)
     guard let first = visits.visits.first else { return nil }
     if let entry = first.entry { return (entry.time, entry.coordinate) }
     return (samples[0].time, samples[0].coordinate)
+  }
+
+  /// The referee's view of the phone's trajectory: its instants and positions.
+  static func points(of samples: [TrajectorySample]) -> [TrueTrack.Point] {
+    samples.map { TrueTrack.Point(time: $0.time, coordinate: $0.coordinate) }
   }
 }
 

@@ -4,10 +4,11 @@ import Foundation
 import Geo
 import JSON
 import ReferenceAppCatalog
-import Replay
 import Reporting
 import SimKernel
 import Testing
+
+@testable import Replay
 
 /// Builds the logs a world would record, one entry at a time.
 private final class SearchLogBuilder {
@@ -159,6 +160,24 @@ private func lineOfStations() throws -> SearchLogBuilder {
     #expect(analysis.returned.map(\.name) == ["inside"])
     #expect(analysis.southwestAsSent?.latitude == 35.01)
     #expect(record.anomalies == [.invertedBox])
+  }
+
+  @Test func theSearchReportAndAMarkersExpectationJudgeAWestwardTenthOfADegreeAlike() throws {
+    // "southwest" at 139.8, "northeast" at 139.7: the box the corners span is 0.1° wide. The
+    // expectation once read it as 359.9° wide, round the globe the other way.
+    let log = SearchLogBuilder()
+    try log.station("between", 35.65, 139.75)
+    try log.station("outside", 35.65, 139.0)
+    log.ncmb(try box((35.6, 139.8), (35.7, 139.7)), id: 1, at: 1)
+    let analysis = try #require(log.report().requests.first?.ncmb)
+    let expected = StationTruth.names(
+      of: .box(
+        southwest: try Coordinate(latitude: 35.6, longitude: 139.8),
+        northeast: try Coordinate(latitude: 35.7, longitude: 139.7)),
+      in: log.stations)
+    #expect(analysis.truth?.compactMap(\.name) == ["between"])
+    #expect(expected == ["between"])
+    #expect(analysis.swappedLongitudes && !analysis.swappedLatitudes)
   }
 
   @Test func aBoxAcrossTheAntimeridianHoldsBothSides() throws {

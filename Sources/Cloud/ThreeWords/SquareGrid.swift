@@ -19,7 +19,8 @@ struct GridSquare: Hashable, Sendable {
 /// kilometres of a pole). Rows and column counts are even so that the four "colours" of
 /// ``colour(of:)`` split every band exactly. In all, 56,673,945,881,000 squares.
 enum SquareGrid {
-  static let earthRadius = 6_371_008.8
+  /// The grid's sphere: WGS84's mean radius.
+  static let earthRadius = Ellipsoid.wgs84MeanRadius
   static let squareSize = 3.0
   static let rowsPerBand = 100
   static let bandCount = 66_717

@@ -204,7 +204,7 @@ extension ThreeWordAddressService {
                   guard let country = clips.admit(centre) else { continue }
                   let distance =
                     focus.map {
-                      greatCircleDistance(from: $0, to: centre, radius: 6_371_008.8)
+                      greatCircleDistance(from: $0, to: centre, radius: Ellipsoid.wgs84MeanRadius)
                     } ?? 0
                   found.append(
                     Candidate(
@@ -281,7 +281,8 @@ struct Clips {
   /// had to be looked up (−1 for none), `.some(nil)` when not.
   func admit(_ point: Coordinate) -> Int?? {
     if let circle,
-      greatCircleDistance(from: circle.centre, to: point, radius: 6_371_008.8) > circle.radius
+      greatCircleDistance(from: circle.centre, to: point, radius: Ellipsoid.wgs84MeanRadius)
+        > circle.radius
     {
       return nil
     }

@@ -227,7 +227,8 @@ public struct ThreeWordAddressService: Sendable {
       throw ThreeWordAPIError(
         .badBoundingBox, "bounding-box must be south-west then north-east corner")
     }
-    let diagonal = greatCircleDistance(from: southwest, to: northeast, radius: 6_371_008.8)
+    let diagonal = greatCircleDistance(
+      from: southwest, to: northeast, radius: Ellipsoid.wgs84MeanRadius)
     guard diagonal <= Self.maximumGridSectionDiagonal else {
       throw ThreeWordAPIError(
         .badBoundingBoxTooBig, "The diagonal of bounding-box may not be greater than 4km")

@@ -29,7 +29,7 @@ final class RegionMonitor {
   }
 
   /// A region's centre as a unit vector and its thresholds as squared unit-sphere chords,
-  /// widened on both sides by more than a 6371 km sphere can differ from WGS84 geodesics
+  /// widened on both sides by more than the mean-radius sphere can differ from WGS84 geodesics
   /// (under 0.6 %), so that only estimates close to a threshold need the exact geodesic.
   struct ChordThresholds {
     var x, y, z: Double
@@ -41,9 +41,10 @@ final class RegionMonitor {
     var outerHigh: Double
 
     init(center: Coordinate, inner: Double, outer: Double) {
-      (x, y, z) = unitVector(center)
+      let v = unitVector(center)
+      (x, y, z) = (v.x, v.y, v.z)
       func chord2(_ metres: Double) -> Double {
-        let half = max(0, min(metres, 20_000_000)) / (2 * sphereRadius)
+        let half = max(0, min(metres, 20_000_000)) / (2 * Ellipsoid.wgs84MeanRadius)
         let c = 2 * sin(half)
         return c * c
       }
@@ -143,13 +144,13 @@ final class RegionMonitor {
 
   /// ``observedState(of:estimate:)`` with a cheap chord comparison first: the same answer, the
   /// geodesic only near a threshold.
-  private func observedState(of watch: Watch, estimate: Coordinate, unit: (Double, Double, Double))
+  private func observedState(of watch: Watch, estimate: Coordinate, unit: UnitVector)
     -> RegionState?
   {
     let t = watch.thresholds
-    let dx = unit.0 - t.x
-    let dy = unit.1 - t.y
-    let dz = unit.2 - t.z
+    let dx = unit.x - t.x
+    let dy = unit.y - t.y
+    let dz = unit.z - t.z
     let chord2 = dx * dx + dy * dy + dz * dz
     if chord2 < t.innerLow { return .inside }
     if chord2 > t.outerHigh { return .outside }
@@ -190,15 +191,4 @@ final class RegionMonitor {
       }
     }
   }
-}
-
-/// The mean Earth radius (IUGG), for the chord pre-check only.
-private let sphereRadius = 6_371_008.8
-
-/// A coordinate as a unit vector, treating latitude and longitude as spherical.
-private func unitVector(_ c: Coordinate) -> (Double, Double, Double) {
-  let phi = c.latitude * .pi / 180
-  let lambda = c.longitude * .pi / 180
-  let cosPhi = cos(phi)
-  return (cosPhi * cos(lambda), cosPhi * sin(lambda), sin(phi))
 }

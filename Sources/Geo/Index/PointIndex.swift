@@ -425,22 +425,6 @@ final class PointTree: Sendable {
 
 // MARK: - Geometry helpers
 
-/// A point on the unit sphere.
-struct UnitVector {
-  var x: Double
-  var y: Double
-  var z: Double
-}
-
-/// The unit vector `(cos φ cos λ, cos φ sin λ, sin φ)` of a coordinate.
-@inline(__always)
-func unitVector(_ coordinate: Coordinate) -> UnitVector {
-  let phi = coordinate.latitude * (Double.pi / 180)
-  let lambda = coordinate.longitude * (Double.pi / 180)
-  let cosPhi = cos(phi)
-  return UnitVector(x: cosPhi * cos(lambda), y: cosPhi * sin(lambda), z: sin(phi))
-}
-
 /// The squared chord beyond which a point is farther than `distance` under a metric whose
 /// lower-bound radius is `radius`, relaxed to absorb rounding in the chord and the metric.
 @inline(__always)

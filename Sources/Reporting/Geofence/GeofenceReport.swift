@@ -1,7 +1,7 @@
 import Device
 import Foundation
 import Geo
-import Replay
+import Referee
 import SimKernel
 
 /// How accurately the phone's geofences answered the true trajectory: every monitored region
@@ -135,7 +135,8 @@ public struct GeofenceReport {
     public let precision: Double?
     /// The median latency of the detections, in seconds; `nil` without any.
     public let latencyMedian: Double?
-    /// The 90th percentile latency (linear between order statistics).
+    /// The 90th percentile latency (``Referee/quantile(_:_:)``: linear between the closest
+    /// ranks).
     public let latencyP90: Double?
     /// The largest latency.
     public let latencyMax: Double?
@@ -169,7 +170,7 @@ public struct GeofenceReport {
   {
     let reader = FenceReader(events)
     fences = reader.fences
-    let track = TrueTrack(samples)
+    let track = TrueTrack(samples.map { .init(time: $0.time, coordinate: $0.coordinate) })
     let trajectory = try? Trajectory(samples)
     let endOfReplay = max(
       samples.last?.time ?? .zero, events.last?.time ?? .zero)
@@ -321,21 +322,11 @@ extension GeofenceReport.Summary {
     precision =
       detected.isEmpty && falseTriggers == 0
       ? nil : Double(detected.count) / Double(detected.count + falseTriggers)
-    let latencies = detected.compactMap(\.latency).sorted()
+    let latencies = detected.compactMap(\.latency)
     latencyMedian = quantile(latencies, 0.5)
     latencyP90 = quantile(latencies, 0.9)
-    latencyMax = latencies.last
+    latencyMax = latencies.max()
   }
-}
-
-/// The `p` quantile of sorted `values`, linear between order statistics; `nil` when empty.
-func quantile(_ values: [Double], _ p: Double) -> Double? {
-  guard !values.isEmpty else { return nil }
-  let position = p * Double(values.count - 1)
-  let lower = Int(position.rounded(.down))
-  let upper = min(lower + 1, values.count - 1)
-  let weight = position - Double(lower)
-  return values[lower] + (values[upper] - values[lower]) * weight
 }
 
 /// Distances along the true track, with segment lengths solved on demand.

@@ -2,6 +2,7 @@ import Cloud
 import Foundation
 import Geo
 import JSON
+import Referee
 
 /// A station in an NCMB search's comparison: returned by the service, or a true match.
 public struct NCMBStationPoint: Hashable, Sendable {
@@ -49,7 +50,7 @@ public struct NCMBBoundaryCase: Hashable, Sendable {
 /// station inside ``boxMeant`` (edges included): the box spanned by the two corners whatever
 /// their order — latitudes from the smaller to the larger, longitudes the short way round
 /// (a span over 180° means the corners were swapped; a box across the antimeridian stays one),
-/// as ``BoxNormalization`` documents. ``swappedLatitudes`` and ``swappedLongitudes`` say
+/// as the referee's ``NCMBBox`` states it (apart from the datastore's own code). ``swappedLatitudes`` and ``swappedLongitudes`` say
 /// whether the corners as sent were inverted.
 ///
 /// This is also what an SVG map needs: the circle or the box as sent and as meant, the
@@ -120,8 +121,6 @@ public struct NCMBSearchAnalysis: Sendable {
 }
 
 extension NCMBSearchAnalysis {
-  /// NCMB's sphere, in metres.
-  static let sphereRadius = GeoDatastore.earthRadius
   /// Metres in a statute mile.
   static let metresPerMile = 1_609.344
 
@@ -130,24 +129,17 @@ extension NCMBSearchAnalysis {
     switch distance {
     case .kilometers(let km): max(0, km) * 1000
     case .miles(let miles): max(0, miles) * metresPerMile
-    case .radians(let r): max(0, r) * sphereRadius
+    case .radians(let r): max(0, r) * NCMBSphere.radius
     }
   }
 
-  /// The box spanned by two corners whatever their order, and which swaps it needed.
-  static func boxMeant(southwest sw: GeoPoint, northeast ne: GeoPoint) -> (
-    CoordinateBounds, swappedLatitudes: Bool, swappedLongitudes: Bool
-  ) {
-    var span = ne.longitude - sw.longitude
-    if span < 0 { span += 360 }
-    let swapLongitudes = span > 180 && span < 360
-    let west = swapLongitudes ? ne.longitude : sw.longitude
-    let east = swapLongitudes ? sw.longitude : ne.longitude
-    // GeoPoint values lie within ±90 and ±180, so the edges are valid.
-    let bounds = try! CoordinateBounds(
-      south: min(sw.latitude, ne.latitude), west: west, north: max(sw.latitude, ne.latitude),
-      east: east)
-    return (bounds, sw.latitude > ne.latitude, swapLongitudes)
+  /// The central angle NCMB tests the requested distance as (``NCMBSphere``).
+  static func centralAngle(_ distance: DatastoreQuery.Distance) -> Double {
+    switch distance {
+    case .kilometers(let km): max(0, NCMBSphere.radians(kilometers: km))
+    case .miles(let miles): max(0, NCMBSphere.radians(miles: miles))
+    case .radians(let r): max(0, r)
+    }
   }
 
   /// Compares one query's returned objects with the truth among `stations` (`nil`: the class's
@@ -163,7 +155,7 @@ extension NCMBSearchAnalysis {
     self.datastoreCount = datastoreCount
     var centre: Coordinate?
     var maxDistance: DatastoreQuery.Distance?
-    var box: CoordinateBounds?
+    var box: NCMBBox?
     var southwest: Coordinate?
     var northeast: Coordinate?
     var swapped = (false, false)
@@ -177,8 +169,10 @@ extension NCMBSearchAnalysis {
       field = f
       southwest = sw.coordinate
       northeast = ne.coordinate
-      let meant = Self.boxMeant(southwest: sw, northeast: ne)
-      box = meant.0
+      let meant = NCMBBox(
+        southwestLatitude: sw.latitude, southwestLongitude: sw.longitude,
+        northeastLatitude: ne.latitude, northeastLongitude: ne.longitude)
+      box = meant
       swapped = (meant.swappedLatitudes, meant.swappedLongitudes)
     case nil:
       break
@@ -189,7 +183,7 @@ extension NCMBSearchAnalysis {
     radiusMeters = maxDistance.map(Self.metres)
     southwestAsSent = southwest
     northeastAsSent = northeast
-    boxMeant = box
+    boxMeant = box?.bounds
     swappedLatitudes = swapped.0
     swappedLongitudes = swapped.1
 
@@ -253,14 +247,14 @@ extension NCMBSearchAnalysis {
     var boundary: [NCMBBoundaryCase] = []
     if let centre {
       let radius = radiusMeters
-      let sphericalLimit = maxDistance.map { max(0, $0.radians) * Self.sphereRadius }
+      let angle = maxDistance.map(Self.centralAngle)
       for station in filtered {
         let point = station.point.coordinate
         let metres = geodesic.inverse(from: centre, to: point).distance
         let inside = radius.map { metres <= $0 } ?? true
-        if let radius, let sphericalLimit {
-          let spherical = greatCircleDistance(from: centre, to: point, radius: Self.sphereRadius)
-          let insideSphere = spherical <= sphericalLimit
+        if let radius, let angle {
+          let spherical = NCMBSphere.distance(from: centre, to: point)
+          let insideSphere = NCMBSphere.contains(point, within: angle, of: centre)
           if insideSphere != inside {
             boundary.append(
               NCMBBoundaryCase(

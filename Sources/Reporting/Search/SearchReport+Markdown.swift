@@ -2,7 +2,8 @@ import Foundation
 
 extension SearchReport {
   /// The report as Markdown: a table of the services (requests, error rate, latency median /
-  /// p90 / max, mean recall and precision, anomalies) and a table of the requests.
+  /// p90 / max, mean recall and precision, anomalies) and a table of the requests; with
+  /// three-word requests, a note on what their round-trip check does not catch.
   ///
   /// Durations are in milliseconds; figures are rounded as in ``json``.
   public func markdown() -> String {
@@ -35,6 +36,11 @@ extension SearchReport {
       out += "| \(r.latency.map { Self.fixed($0.totalSeconds * 1000, 0) } ?? "–") | \(results) "
       out += "| \(Self.ratio(r.ncmb?.recall)) | \(Self.ratio(r.ncmb?.precision)) "
       out += "| \(r.anomalies.map(\.rawValue).joined(separator: ", ")) |\n"
+    }
+    if requests.contains(where: { $0.threeWords != nil }) {
+      out += "\nThree-word answers are checked by decoding them again with the same service "
+      out += "(a round trip): that catches an answer altered on its way, not a grid or word "
+      out += "mapping that is wrong the same way in both directions.\n"
     }
     return out
   }

@@ -2,6 +2,7 @@ import Cloud
 import Foundation
 import Geo
 import JSON
+import Referee
 import Replay
 import SimKernel
 
@@ -33,7 +34,7 @@ public struct SearchReport: Sendable {
   ///
   /// - Parameters:
   ///   - input: the run's scenario, event log and stations.
-  ///   - resources: where the three-word languages come from for the independent check; they
+  ///   - resources: where the three-word languages come from for the round-trip check; they
   ///     are loaded only when the log holds a three-word answer.
   public init(input: ReportInput, resources: ReplayResources = ReplayResources()) {
     scenario = input.scenario.name
@@ -54,22 +55,24 @@ public struct SearchReport: Sendable {
 public struct LatencyStatistics: Hashable, Sendable {
   /// How many values.
   public let count: Int
-  /// The median (the mean of the middle two for an even count).
+  /// The median (``Referee/quantile(_:_:)`` at 0.5: the mean of the middle two for an even
+  /// count).
   public let median: Double
-  /// The 90th percentile by the nearest-rank method.
+  /// The 90th percentile (``Referee/quantile(_:_:)`` at 0.9: linear between the closest
+  /// ranks).
   public let p90: Double
   /// The largest value.
   public let max: Double
 
   /// The statistics of `values`, or `nil` when there are none.
   public init?(_ values: [Double]) {
-    guard !values.isEmpty else { return nil }
-    let sorted = values.sorted()
-    let n = sorted.count
-    count = n
-    median = n % 2 == 1 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2
-    p90 = sorted[Swift.max(0, Int((0.9 * Double(n)).rounded(.up)) - 1)]
-    max = sorted[n - 1]
+    guard let median = quantile(values, 0.5), let p90 = quantile(values, 0.9),
+      let max = values.max()
+    else { return nil }
+    count = values.count
+    self.median = median
+    self.p90 = p90
+    self.max = max
   }
 }
 

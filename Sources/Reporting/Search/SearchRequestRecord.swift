@@ -53,8 +53,9 @@ public enum SearchAnomaly: String, Hashable, Sendable, CaseIterable, Comparable 
   case outOfOrder
   /// A station's membership differs between NCMB's spherical distance and the geodesic one.
   case boundaryDisagreement
-  /// The independent three-word check failed: the square of the returned words does not hold
-  /// the requested point, or the decoded words do not match the response.
+  /// The three-word round-trip check failed: the square of the returned words does not hold
+  /// the requested point, or the decoded words do not match the response
+  /// (``ThreeWordCheck`` says what this can and cannot catch).
   case wrongSquare
 
   /// Ordered by raw value, so lists and counts are written in a stable order.
@@ -123,7 +124,7 @@ public struct SearchRequestRecord: Sendable {
   public let results: [SearchResultItem]
   /// For NCMB geo queries, the comparison with the true result set.
   public let ncmb: NCMBSearchAnalysis?
-  /// For three-word requests, the independent check of the answer.
+  /// For three-word requests, the round-trip check of the answer.
   public let threeWords: ThreeWordCheck?
   /// What is worth a look, sorted.
   public let anomalies: [SearchAnomaly]

@@ -1,5 +1,6 @@
 import Foundation
 import JSON
+import Referee
 import Replay
 
 /// One point of a sweep: its parameter values and the figures its replay gave.
@@ -170,12 +171,6 @@ public struct SweepReport {
   /// Whether every point expected is here.
   public var isComplete: Bool { missing.isEmpty }
 
-  static func quantile(_ sorted: [Double], _ q: Double) -> Double? {
-    guard !sorted.isEmpty else { return nil }
-    let rank = Int((q * Double(sorted.count)).rounded(.up))
-    return sorted[min(sorted.count - 1, max(0, rank - 1))]
-  }
-
   static func rounded(_ x: Double?, _ scale: Double) -> JSONValue {
     x.map { .number(($0 * scale).rounded() / scale) } ?? .null
   }
@@ -199,8 +194,8 @@ public struct SweepReport {
             "falseTriggers": .number(Double(g.falseTriggers)),
             "sensitivity": Self.rounded(g.sensitivity, 10_000),
             "precision": Self.rounded(g.precision, 10_000),
-            "latencyMedian": Self.rounded(Self.quantile(g.latencies, 0.5), 1_000),
-            "latencyP90": Self.rounded(Self.quantile(g.latencies, 0.9), 1_000),
+            "latencyMedian": Self.rounded(quantile(g.latencies, 0.5), 1_000),
+            "latencyP90": Self.rounded(quantile(g.latencies, 0.9), 1_000),
           ])
         }),
     ])
@@ -240,8 +235,8 @@ public struct SweepReport {
         g.values.map(Self.text) + [
           "\(g.runs.count)", "\(g.passed)", "\(g.crashes)", Self.percent(g.sensitivity),
           Self.percent(g.precision), "\(g.falseTriggers)",
-          Self.seconds(Self.quantile(g.latencies, 0.5)),
-          Self.seconds(Self.quantile(g.latencies, 0.9)),
+          Self.seconds(quantile(g.latencies, 0.5)),
+          Self.seconds(quantile(g.latencies, 0.9)),
         ]
       md +=
         "| "
@@ -261,10 +256,10 @@ public struct SweepReport {
 
   /// A grouped bar chart of the median detection latency.
   public func latencySVG() -> String {
-    let top = groups.compactMap { Self.quantile($0.latencies, 0.5) }.max() ?? 1
+    let top = groups.compactMap { quantile($0.latencies, 0.5) }.max() ?? 1
     return chart(
       title: "Median latency by \(axisNames)", axis: "median latency (s)",
-      maximum: max(1, top * 1.2), value: { Self.quantile($0.latencies, 0.5) })
+      maximum: max(1, top * 1.2), value: { quantile($0.latencies, 0.5) })
   }
 
   private var axisNames: String {

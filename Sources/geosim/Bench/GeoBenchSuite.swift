@@ -20,7 +20,7 @@ enum GeoBenchSuite {
       var sum = 0.0
       for i in 0..<n {
         let (a, b) = pairs[i & 4_095]
-        sum += greatCircleDistance(from: a, to: b, radius: 6_371_000)
+        sum += greatCircleDistance(from: a, to: b, radius: Ellipsoid.wgs84MeanRadius)
       }
       blackHole(sum)
     }

@@ -1,6 +1,7 @@
 import Device
 import Foundation
 import Geo
+import Referee
 import ReferenceAppCatalog
 import Replay
 import Reporting
@@ -47,7 +48,7 @@ enum ReportBenchSuite {
       maximumIterations: 1
     ) { _ in
       let context = GEOSContext()
-      let track = TrueTrack(samples)
+      let track = TrueTrack(samples.map { .init(time: $0.time, coordinate: $0.coordinate) })
       var crossings = 0
       for fence in fences {
         guard

@@ -1,73 +1,13 @@
-import Device
 import Foundation
 import Geo
 import SimKernel
-
-/// A true trajectory prepared for many circle tests: each sample as a unit vector, and an upper
-/// bound on each segment's length, so that a circle can skip the segments far from it without
-/// solving a geodesic.
-///
-/// Build it once per trajectory and hand it to ``CircleVisits/init(center:radius:track:geos:)``
-/// for every circle.
-///
-/// - Complexity: O(*n*) to build, for *n* samples.
-public struct TrueTrack: Sendable {
-  /// The samples, in time order.
-  public let samples: [TrajectorySample]
-  /// Unit vectors of the samples on a sphere (geodetic latitude used as is).
-  let x: [Double]
-  let y: [Double]
-  let z: [Double]
-  /// For each segment `i` (samples `i` and `i + 1`), an upper bound on half its geodesic length.
-  let halfLengthBound: [Double]
-
-  /// The mean radius of the WGS84 ellipsoid, the scale of the chord bounds.
-  static let sphereRadius = 6_371_008.8
-
-  /// Prepares `samples`, which must be in time order.
-  public init(_ samples: [TrajectorySample]) {
-    self.samples = samples
-    var x = [Double](repeating: 0, count: samples.count)
-    var y = x
-    var z = x
-    for (i, sample) in samples.enumerated() {
-      let phi = sample.coordinate.latitude * .pi / 180
-      let lambda = sample.coordinate.longitude * .pi / 180
-      x[i] = cos(phi) * cos(lambda)
-      y[i] = cos(phi) * sin(lambda)
-      z[i] = sin(phi)
-    }
-    var half = [Double](repeating: 0, count: max(samples.count - 1, 0))
-    for i in half.indices {
-      let dx = x[i + 1] - x[i]
-      let dy = y[i + 1] - y[i]
-      let dz = z[i + 1] - z[i]
-      half[i] = Self.upperBound(chord: (dx * dx + dy * dy + dz * dz).squareRoot()) / 2
-    }
-    (self.x, self.y, self.z, halfLengthBound) = (x, y, z, half)
-  }
-
-  /// A geodesic distance certainly not exceeded by two points whose unit vectors are `chord`
-  /// apart: the sphere's arc (at most π/2 times the chord, and within 0.1 % of it below
-  /// 1,000 km) widened by more than the ellipsoid can differ from the sphere (under 0.6 %).
-  static func upperBound(chord: Double) -> Double {
-    let metres = chord * sphereRadius
-    return metres < 1_000_000 ? metres * 1.011 + 1 : metres * 1.6 + 1
-  }
-
-  /// A geodesic distance certainly not reached by two points whose unit vectors are `chord`
-  /// apart: the arc is at least the chord, and the ellipsoid within 0.6 % of the sphere.
-  static func lowerBound(chord: Double) -> Double {
-    chord * sphereRadius * 0.99 - 1
-  }
-}
 
 /// When and where a true trajectory is inside a circle: its visits, each opened and closed by a
 /// boundary crossing interpolated between samples.
 ///
 /// ## The model
 /// Between two samples the device moves along the geodesic joining them at constant speed
-/// (``Trajectory``). Each segment is taken in the azimuthal equidistant projection centred on
+/// (as Device's `Trajectory` moves the simulated phone). Each segment is taken in the azimuthal equidistant projection centred on
 /// the circle (``LocalProjection``), where distances from the centre are exact, so the circle is
 /// a true circle of the given radius in metres. A geodesic segment is not quite straight there,
 /// but its bow is about L² s / (8 R²) for a segment of length L at s from the centre (R the
@@ -133,13 +73,13 @@ public struct CircleVisits: Sendable {
   public init(center: Coordinate, radius: Double, track: TrueTrack, geos: GEOSContext) throws {
     self.center = center
     self.radius = radius
-    let samples = track.samples
+    let samples = track.points
     guard !samples.isEmpty, radius > 0 else {
       visits = []
       return
     }
     let projection = LocalProjection(center: center)
-    let c = Self.unitVector(center)
+    let c = unitVector(center)
     let r = radius
     let r2 = r * r
     let touchDepth = r > 1e-3 ? r2 - (r - 1e-3) * (r - 1e-3) : 0
@@ -267,11 +207,5 @@ public struct CircleVisits: Sendable {
         entry: entry, exit: exit, start: entry?.time ?? samples[0].time,
         end: exit?.time ?? samples[last].time)
     }
-  }
-
-  private static func unitVector(_ c: Coordinate) -> (x: Double, y: Double, z: Double) {
-    let phi = c.latitude * .pi / 180
-    let lambda = c.longitude * .pi / 180
-    return (cos(phi) * cos(lambda), cos(phi) * sin(lambda), sin(phi))
   }
 }
