@@ -34,16 +34,20 @@ import Testing
   }
 
   @Test func aTimerCanRearmItselfFromItsCallback() throws {
-    let simulation = Simulation(seed: 1)
-    var count = 0
-    var timer: SimulationTimer?
-    timer = simulation.makeTimer {
-      count += 1
-      if count < 3 { try timer?.arm(after: .seconds(1)) }
+    /// An owner of a timer, as a component would be: the callback holds it unowned.
+    final class Repeater {
+      var count = 0
+      var timer: SimulationTimer?
     }
-    try timer?.arm(after: .zero)
+    let simulation = Simulation(seed: 1)
+    let repeater = Repeater()
+    repeater.timer = simulation.makeTimer { [unowned repeater] in
+      repeater.count += 1
+      if repeater.count < 3 { try repeater.timer?.arm(after: .seconds(1)) }
+    }
+    try repeater.timer?.arm(after: .zero)
     try simulation.run(until: .seconds(10))
-    #expect(count == 3)
+    #expect(repeater.count == 3)
   }
 
   @Test func aNegativeDelayOrAPastInstantIsRefused() throws {

@@ -195,7 +195,10 @@ final class LocationService {
     if !wasUpdating, let cached = lastKnownLocation,
       phone.random.bernoulli(phone.parameters.staleFirstFixProbability)
     {
-      call(manager) { [weak self] in self?.deliver([cached], to: $0, u, stale: true) }
+      // The process runs the call only while it (and so this service, which the same phone
+      // owns) is alive; a weak reference would put every retain of this service on the
+      // runtime's slow path.
+      call(manager) { [unowned(unsafe) self] in self.deliver([cached], to: $0, u, stale: true) }
     }
     rearm()
   }
