@@ -39,7 +39,7 @@ let package = Package(
     .target(
       name: "Cloud", dependencies: ["CSQLite", "CSV", "Errors", "Geo", "JSON", "SimKernel"],
       resources: [.copy("Resources/languages"), .copy("Resources/places")]),
-    .target(name: "Traces", dependencies: ["CSV", "Geo", "JSON", "SimKernel"]),
+    .target(name: "Traces", dependencies: ["CSV", "Geo", "JSON"]),
     .target(
       name: "ReferenceApps", dependencies: ["Cloud", "Device", "Geo", "JSON", "SimKernel"]),
     .target(name: "Referee", dependencies: ["Geo", "SimKernel"]),
