@@ -81,25 +81,19 @@ extension ReferenceAppKind {
     switch self {
     case .threeWordLocator:
       let c = try ThreeWordLocator.Configuration(json: configuration)
-      return { ThreeWordLocator(variant: variant, configuration: c, network: services.network) }
+      return { ThreeWordLocator(variant: variant, configuration: c, services: services) }
     case .stationFinder:
       let c = try StationFinder.Configuration(json: configuration)
-      return { StationFinder(variant: variant, configuration: c, network: services.network) }
+      return { StationFinder(variant: variant, configuration: c, services: services) }
     case .pinDrop:
       let c = try PinDrop.Configuration(json: configuration)
-      return {
-        PinDrop(
-          variant: variant, configuration: c, geocodingService: services.geocodingService)
-      }
+      return { PinDrop(variant: variant, configuration: c, services: services) }
     case .weatherWidget:
       let c = try WeatherWidget.Configuration(json: configuration)
-      return { WeatherWidget(variant: variant, configuration: c, network: services.network) }
+      return { WeatherWidget(variant: variant, configuration: c, services: services) }
     case .arrivalAlarm:
       let c = try ArrivalAlarm.Configuration(json: configuration)
-      return {
-        ArrivalAlarm(
-          variant: variant, configuration: c, geocodingService: services.geocodingService)
-      }
+      return { ArrivalAlarm(variant: variant, configuration: c, services: services) }
     }
   }
 }

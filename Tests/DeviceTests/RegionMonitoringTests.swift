@@ -3,16 +3,6 @@ import Geo
 import SimKernel
 import Testing
 
-/// Parameters with no randomness: every decided transition is delivered after exactly the
-/// median latency.
-private func deterministic() -> PhoneParameters {
-  var p = PhoneParameters()
-  p.regionMonitoring.missProbability = 0
-  p.regionMonitoring.latencySigma = 0
-  p.staleFirstFixProbability = 0
-  return p
-}
-
 /// A trip east from 2 km west of Tokyo Station, passing through it at `speed` m/s.
 private func eastboundThroughTokyo(speed: Double) -> (SimTime) -> Coordinate? {
   { t in offset(speed * t.seconds - 2_000) }

@@ -13,14 +13,6 @@ private final class NotificationDelegate: UserNotificationCenterDelegate {
   }
 }
 
-private func deterministic() -> PhoneParameters {
-  var p = PhoneParameters()
-  p.regionMonitoring.missProbability = 0
-  p.regionMonitoring.latencySigma = 0
-  p.staleFirstFixProbability = 0
-  return p
-}
-
 /// A phone with both permissions granted at once and the app launched.
 private func grantedPhone(
   location: PromptAnswer = .allowWhileUsing, notifications: PromptAnswer = .allow,

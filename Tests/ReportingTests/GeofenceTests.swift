@@ -169,13 +169,7 @@ private final class Log {
   }
 
   @Test func theShippedArrivalAlarmHasOneTrueEntryDetectedWithAPlausibleLatency() throws {
-    let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-      .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Scenarios")
-    let run = try ScenarioRun(
-      Scenario(
-        contentsOf: folder.appendingPathComponent(
-          "arrival-alarm/train-to-shinagawa-corrected.scenario.json"
-        ).path), catalog: .referenceApps, resources: ReplayResources())
+    let run = try replayShipped("arrival-alarm/train-to-shinagawa-corrected.scenario.json")
     let report = try GeofenceReport(input: ReportInput(run), context: GEOSContext())
     // The app monitors the region and schedules the notification: two fences, one place.
     #expect(report.fences.map(\.kind) == [.notification, .region])

@@ -6,13 +6,7 @@ import Testing
 
 /// A finished run carries everything a report needs.
 @Test func aRunsInputHoldsItsEventsAndTruth() throws {
-  let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-    .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Scenarios")
-  let run = try ScenarioRun(
-    Scenario(
-      contentsOf: folder.appendingPathComponent(
-        "arrival-alarm/train-to-shinagawa-corrected.scenario.json"
-      ).path), catalog: .referenceApps, resources: ReplayResources())
+  let run = try replayShipped("arrival-alarm/train-to-shinagawa-corrected.scenario.json")
   let input = ReportInput(run)
   #expect(input.events.count == run.log.entries.count)
   #expect(input.trueSamples.count > 100)

@@ -8,17 +8,13 @@ import Testing
 
 @testable import Reporting
 
-private let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-  .deletingLastPathComponent().deletingLastPathComponent()
 private let goldenFolder = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
   .appendingPathComponent("Golden")
 private let resources = ReplayResources()
 
 /// Replays a shipped scenario in this process and reports it.
 private func report(_ path: String) throws -> ScenarioReport {
-  let scenario = try Scenario(
-    contentsOf: repository.appendingPathComponent("Scenarios/\(path)").path)
-  let run = try ScenarioRun(scenario, catalog: .referenceApps, resources: resources)
+  let run = try replayShipped(path, resources: resources)
   return try ScenarioReport(input: ReportInput(run), context: run.world.geos, resources: resources)
 }
 

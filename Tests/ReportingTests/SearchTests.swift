@@ -362,9 +362,7 @@ private func lineOfStations() throws -> SearchLogBuilder {
   }
 
   @Test func stationFinderSearchesAreComparedEndToEnd() throws {
-    let scenarios = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-      .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent(
-        "Scenarios/station-finder")
+    let scenarios = repository.appendingPathComponent("Scenarios/station-finder")
     let text = """
       {
         "format": "geosim-scenario/1", "name": "station-finder-search", "seed": 3,

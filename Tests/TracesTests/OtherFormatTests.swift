@@ -99,6 +99,16 @@ import Testing
     #expect(error.reason.contains("--fcd-output.geo"))
   }
 
+  @Test func sumoWithAnotherRootElementIsRefusedWhereTheRootStarts() throws {
+    let text = "<?xml version=\"1.0\"?>\n  <timestep time=\"0\"/>\n"
+    let error = try #require(throws: TraceError.self) {
+      try Trace(data: Data(text.utf8), file: "run.xml", format: .sumo)
+    }
+    #expect(error.code == .malformed)
+    #expect(
+      error.message == "run.xml:2:3: expected <fcd-export> as the root element, found <timestep>")
+  }
+
   @Test(arguments: [
     ("bom-gpx11.gpx", TraceFormat.gpx), ("routes-only.gpx", .gpx), ("track.geojson", .geojson),
     ("semicolon.csv", .csv), ("tab-milliseconds.csv", .csv), ("log.nmea", .nmea),

@@ -2,20 +2,6 @@ import Testing
 
 @testable import geosim
 
-/// Runs the tool in-process with the given standard input and captures both output streams.
-private func run(_ arguments: [String], input: [String] = []) -> (
-  code: Int32, out: String, err: String
-) {
-  var lines = input[...]
-  var out = ""
-  var err = ""
-  let code = GeoSimTool.main(
-    arguments,
-    terminal: Terminal(
-      readLine: { lines.popFirst() }, write: { out += $0 }, writeError: { err += $0 }))
-  return (code, out, err)
-}
-
 @Suite struct GeoSimToolTests {
   @Test func helpListsTheCommands() {
     let result = run(["--help"])

@@ -4,16 +4,6 @@ import Traces
 
 @testable import geosim
 
-/// Runs the tool in-process and captures both output streams.
-private func run(_ arguments: [String]) -> (code: Int32, out: String, err: String) {
-  var out = ""
-  var err = ""
-  let code = GeoSimTool.main(
-    arguments,
-    terminal: Terminal(readLine: { nil }, write: { out += $0 }, writeError: { err += $0 }))
-  return (code, out, err)
-}
-
 /// A fresh directory for one test's files.
 private func scratchDirectory() throws -> URL {
   let url = FileManager.default.temporaryDirectory.appendingPathComponent(

@@ -67,7 +67,9 @@ import SimKernel
 /// `"monitoring.skipped"` (`identifier`: the early return kept as published),
 /// `"alarm.noDestination"`, `"region.state"` (`identifier`, `state`), `"region.entered"`
 /// (`identifier`), `"alarm.alreadyInside"` (corrected: `identifier`).
-public final class ArrivalAlarm: SimulatedApp, AppScreen, LocationManagerDelegate {
+public final class ArrivalAlarm: ReferenceApp<ArrivalAlarm.Configuration>, SimulatedApp, AppScreen,
+  LocationManagerDelegate
+{
   /// The app's configuration.
   ///
   /// Keys (all optional):
@@ -117,11 +119,6 @@ public final class ArrivalAlarm: SimulatedApp, AppScreen, LocationManagerDelegat
 
   static let identifiersKey = "ArrivalAlarm.notificationIdentifiers"
 
-  /// Which version runs.
-  public let variant: ReferenceAppVariant
-  let configuration: Configuration
-  let geocodingService: GeocodingService
-  private weak var phone: Phone?
   /// The location manager (`let locationManager = CLLocationManager()`).
   public private(set) var locationManager: LocationManager?
   private var geocoder: Geocoder?
@@ -131,23 +128,13 @@ public final class ArrivalAlarm: SimulatedApp, AppScreen, LocationManagerDelegat
   /// Corrected: regions whose state was asked after registration, with their requests.
   private var awaitingState: [String: NotificationRequest] = [:]
 
-  /// A fresh instance, as the phone creates at each launch.
-  public init(
-    variant: ReferenceAppVariant, configuration: Configuration,
-    geocodingService: GeocodingService
-  ) {
-    self.variant = variant
-    self.configuration = configuration
-    self.geocodingService = geocodingService
-  }
-
   /// Creates the manager and, at a launch by the user, asks for permissions.
   public func didLaunch(on phone: Phone, reason: LaunchReason) {
     self.phone = phone
     let manager = LocationManager(phone: phone)
     manager.delegate = self
     locationManager = manager
-    geocoder = Geocoder(phone: phone, service: geocodingService)
+    geocoder = Geocoder(phone: phone, service: services.geocodingService)
     if let c = configuration.destination {
       destination = Destination(name: "\(c.latitude),\(c.longitude)", coordinate: c)
     }

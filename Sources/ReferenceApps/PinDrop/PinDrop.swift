@@ -48,7 +48,7 @@ import SimKernel
 /// Event log (source `"app"`): `"gesture"` (`state`: the recognizer state the handler acted
 /// on), `"pin"` (`latitude`, `longitude`, `removed`: the removed annotation's kind,
 /// `"pin"`, `"userLocation"` or null), `"address"` (`address`), `"address.failed"` (`error`).
-public final class PinDrop: SimulatedApp, AppScreen {
+public final class PinDrop: ReferenceApp<PinDrop.Configuration>, SimulatedApp, AppScreen {
   /// The gesture that drops the pin.
   public enum Gesture: String, Sendable {
     /// `UITapGestureRecognizer` (the article's first listing).
@@ -90,27 +90,12 @@ public final class PinDrop: SimulatedApp, AppScreen {
     center: Coordinate(latitude: 35.681236, longitude: 139.767125), latitudeDelta: 0.05,
     longitudeDelta: 0.05)
 
-  /// Which version runs.
-  public let variant: ReferenceAppVariant
-  let configuration: Configuration
-  let geocodingService: GeocodingService
-  private weak var phone: Phone?
   /// The map (`MKMapView`).
   public private(set) var mapView: MapView?
   private var geocoder: Geocoder?
   /// The address string (`@State var address`).
   public private(set) var address = ""
   private var pin: PointAnnotation?
-
-  /// A fresh instance, as the phone creates at each launch.
-  public init(
-    variant: ReferenceAppVariant, configuration: Configuration,
-    geocodingService: GeocodingService
-  ) {
-    self.variant = variant
-    self.configuration = configuration
-    self.geocodingService = geocodingService
-  }
 
   /// `makeUIView`: the map with the configured recognizer.
   public func didLaunch(on phone: Phone, reason: LaunchReason) {
@@ -125,7 +110,7 @@ public final class PinDrop: SimulatedApp, AppScreen {
     }
     map.addGestureRecognizer(recognizer)
     mapView = map
-    geocoder = Geocoder(phone: phone, service: geocodingService)
+    geocoder = Geocoder(phone: phone, service: services.geocodingService)
   }
 
   /// `tapped(gesture:)`.

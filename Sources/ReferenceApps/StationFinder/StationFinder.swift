@@ -54,7 +54,8 @@ import SimKernel
 /// `northeastLongitude` as sent, `id`), `"search.results"` (`id`, `count`), `"search.dropped"`
 /// (corrected: a stale response, `id`), `"markers"` (`taps`, `stations`: counts after every
 /// change).
-public final class StationFinder: SimulatedApp, AppScreen {
+public final class StationFinder: ReferenceApp<StationFinder.Configuration>, SimulatedApp, AppScreen
+{
   /// The app's configuration.
   ///
   /// Keys (all optional):
@@ -95,11 +96,6 @@ public final class StationFinder: SimulatedApp, AppScreen {
     var name: String?
   }
 
-  /// Which version runs.
-  public let variant: ReferenceAppVariant
-  let configuration: Configuration
-  let network: SimulatedNetwork
-  private weak var phone: Phone?
   /// The map (`TapplableMapView`'s `MKMapView`).
   public private(set) var mapView: MapView?
   private var selectedLocation: Coordinate?
@@ -110,15 +106,6 @@ public final class StationFinder: SimulatedApp, AppScreen {
   private var searchCount = 0
   /// Corrected: responses to searches before this one are dropped.
   private var generation = 0
-
-  /// A fresh instance, as the phone creates at each launch.
-  public init(
-    variant: ReferenceAppVariant, configuration: Configuration, network: SimulatedNetwork
-  ) {
-    self.variant = variant
-    self.configuration = configuration
-    self.network = network
-  }
 
   /// Builds the map with its tap recognizer (`TapplableMapView.init`).
   public func didLaunch(on phone: Phone, reason: LaunchReason) {
@@ -217,7 +204,7 @@ public final class StationFinder: SimulatedApp, AppScreen {
     let request = HTTPRequest(
       path: "/2013-09-01/classes/\(query.className)",
       query: [("where", query.whereJSON.jsonText)])
-    try? network.send(request, to: "ncmb") { [weak self] result in
+    try? services.network.send(request, to: "ncmb") { [weak self] result in
       guard let self else { return }
       guard case .success(let response) = result, response.status == 200,
         case .object(let body) = response.body, case .array(let results)? = body["results"]

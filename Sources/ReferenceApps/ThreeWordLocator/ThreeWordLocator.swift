@@ -48,7 +48,9 @@ import SimKernel
 /// `words` as sent), `"markers"` (`count`, and the new marker's `title`, `latitude`,
 /// `longitude`), `"camera"` (`latitude`, `longitude`, `zoom`: the target the app animates to),
 /// `"location.skipped"` (corrected: a stale fix, with its `age` in seconds).
-public final class ThreeWordLocator: SimulatedApp, AppScreen, LocationManagerDelegate {
+public final class ThreeWordLocator: ReferenceApp<ThreeWordLocator.Configuration>, SimulatedApp,
+  AppScreen, LocationManagerDelegate
+{
   /// The app's configuration.
   ///
   /// Keys (all optional):
@@ -78,11 +80,6 @@ public final class ThreeWordLocator: SimulatedApp, AppScreen, LocationManagerDel
   /// The article's initial camera: Tokyo Station, zoom 12.
   static let initialCenter = try! Coordinate(latitude: 35.6812226, longitude: 139.7670594)
 
-  /// Which version runs.
-  public let variant: ReferenceAppVariant
-  let configuration: Configuration
-  let network: SimulatedNetwork
-  private weak var phone: Phone?
   /// The map (`GMSMapView`).
   public private(set) var mapView: MapView?
   /// The location manager, created at launch.
@@ -90,15 +87,6 @@ public final class ThreeWordLocator: SimulatedApp, AppScreen, LocationManagerDel
   /// The label's text (`what3wordsLabel.text`).
   public private(set) var what3wordsLabel: String?
   private var markers: [PointAnnotation] = []
-
-  /// A fresh instance, as the phone creates at each launch.
-  public init(
-    variant: ReferenceAppVariant, configuration: Configuration, network: SimulatedNetwork
-  ) {
-    self.variant = variant
-    self.configuration = configuration
-    self.network = network
-  }
 
   // MARK: Lifecycle (viewDidLoad)
 
@@ -168,7 +156,7 @@ public final class ThreeWordLocator: SimulatedApp, AppScreen, LocationManagerDel
         ("coordinates", "\(coordinate.latitude),\(coordinate.longitude)"),
         ("language", configuration.language), ("key", configuration.apiKey),
       ])
-    try? network.send(request, to: "threewords") { [weak self] result in
+    try? services.network.send(request, to: "threewords") { [weak self] result in
       // place?.words: nil on any failure.
       self?.setLabel(Self.string(result, "words"))
     }
@@ -195,7 +183,7 @@ public final class ThreeWordLocator: SimulatedApp, AppScreen, LocationManagerDel
     let request = HTTPRequest(
       path: "/v3/convert-to-coordinates",
       query: [("words", what3words), ("key", configuration.apiKey)])
-    try? network.send(request, to: "threewords") { [weak self] result in
+    try? services.network.send(request, to: "threewords") { [weak self] result in
       guard let self, let location = Self.coordinates(result) else { return }
       let marker = PointAnnotation(coordinate: location, title: what3words)
       self.markers.append(marker)

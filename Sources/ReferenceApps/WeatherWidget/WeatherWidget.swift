@@ -51,7 +51,8 @@ import SimKernel
 /// `"weather.requested"` (`latitude`, `longitude`), `"weather.received"` (`temp`, `main`,
 /// `hourly`), `"weather.failed"` (`reason`), `"weather.deferred"` (corrected: a fetch waiting
 /// for a stored location).
-public final class WeatherWidget: SimulatedApp, AppScreen {
+public final class WeatherWidget: ReferenceApp<WeatherWidget.Configuration>, SimulatedApp, AppScreen
+{
   /// The app's configuration.
   ///
   /// Keys (all optional):
@@ -201,11 +202,6 @@ public final class WeatherWidget: SimulatedApp, AppScreen {
     }
   }
 
-  /// Which version runs.
-  public let variant: ReferenceAppVariant
-  let configuration: Configuration
-  let network: SimulatedNetwork
-  private weak var phone: Phone?
   private var dataStore: UserDefaultsDataStore?
   private var viewModel: WeatherViewModel?
   /// The helper the app delegate holds.
@@ -215,15 +211,6 @@ public final class WeatherWidget: SimulatedApp, AppScreen {
   private var weather: JSONValue = .null
   private var fetchDeferred = false
 
-  /// A fresh instance, as the phone creates at each launch.
-  public init(
-    variant: ReferenceAppVariant, configuration: Configuration, network: SimulatedNetwork
-  ) {
-    self.variant = variant
-    self.configuration = configuration
-    self.network = network
-  }
-
   /// `application(_:didFinishLaunchingWithOptions:)`, then the content view appears.
   public func didLaunch(on phone: Phone, reason: LaunchReason) {
     self.phone = phone
@@ -232,7 +219,7 @@ public final class WeatherWidget: SimulatedApp, AppScreen {
     dataStore = store
     let userRepository = UserRepository(userDefaultsDataStore: store)
     viewModel = WeatherViewModel(
-      weatherRepository: WeatherRepository(network: network, units: configuration.units),
+      weatherRepository: WeatherRepository(network: services.network, units: configuration.units),
       userRepository: userRepository)
     let helper = LocationManagerHelper(userRepository: userRepository, phone: phone)
     helper.didStore = { [weak self] location in self?.locationStored(location) }

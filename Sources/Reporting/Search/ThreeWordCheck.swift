@@ -28,26 +28,26 @@ import JSON
 /// Checks are made only on answers with status 200.
 public struct ThreeWordCheck: Hashable, Sendable {
   /// convert-to-3wa: the point sent.
-  public let requestedPoint: Coordinate?
+  public private(set) var requestedPoint: Coordinate?
   /// convert-to-coordinates: the words sent; autosuggest: the input.
-  public let requestedWords: String?
+  public private(set) var requestedWords: String?
   /// The words returned (autosuggest: the top suggestion's).
-  public let returnedWords: String?
+  public private(set) var returnedWords: String?
   /// The square centre returned.
-  public let returnedCoordinate: Coordinate?
+  public private(set) var returnedCoordinate: Coordinate?
   /// See the type's discussion; `nil` when not checked.
-  public let squareContainsPoint: Bool?
+  public private(set) var squareContainsPoint: Bool?
   /// See the type's discussion; `nil` when not checked.
-  public let decodedMatchesResponse: Bool?
+  public private(set) var decodedMatchesResponse: Bool?
   /// Autosuggest: how many suggestions came back.
-  public let suggestionCount: Int?
+  public private(set) var suggestionCount: Int?
   /// Autosuggest: the words of the intended square, when determinable.
-  public let intendedWords: String?
+  public private(set) var intendedWords: String?
   /// Autosuggest: whether the top suggestion is the intended square, when determinable.
-  public let topIsIntended: Bool?
+  public private(set) var topIsIntended: Bool?
   /// Why a check could not be made (the word lists could not be loaded, the words do not
   /// decode), if so.
-  public let note: String?
+  public private(set) var note: String?
 
   /// Whether a check was made and failed.
   public var failed: Bool { squareContainsPoint == false || decodedMatchesResponse == false }
@@ -60,16 +60,6 @@ extension ThreeWordCheck {
     kind: SearchKind, query: [String: String], status: Int?, body: JSONValue?,
     service: ThreeWordAddressService?, unavailable: String?
   ) {
-    var requestedPoint: Coordinate?
-    var requestedWords: String?
-    var returnedWords: String?
-    var returnedCoordinate: Coordinate?
-    var contains: Bool?
-    var matches: Bool?
-    var suggestionCount: Int?
-    var intended: String?
-    var topIsIntended: Bool?
-    var note: String?
     let ok = status == 200
     if case .object(let members)? = body, ok {
       if case .string(let words)? = members["words"] { returnedWords = words }
@@ -93,11 +83,11 @@ extension ThreeWordCheck {
         if let service {
           do {
             let decoded = try service.convertToCoordinates(words)
-            contains = requestedPoint.map { decoded.square.contains($0) }
-            matches = returnedCoordinate.map { Self.same(decoded.coordinates, $0) }
+            squareContainsPoint = requestedPoint.map { decoded.square.contains($0) }
+            decodedMatchesResponse = returnedCoordinate.map { Self.same(decoded.coordinates, $0) }
           } catch {
             note = "the returned words do not decode: \(error)"
-            contains = false
+            squareContainsPoint = false
           }
         } else {
           note = unavailable
@@ -109,11 +99,12 @@ extension ThreeWordCheck {
         if let service {
           do {
             let decoded = try service.convertToCoordinates(words)
-            matches = returnedCoordinate.map { Self.same(decoded.coordinates, $0) } ?? false
-            contains = returnedCoordinate.map { decoded.square.contains($0) }
+            decodedMatchesResponse =
+              returnedCoordinate.map { Self.same(decoded.coordinates, $0) } ?? false
+            squareContainsPoint = returnedCoordinate.map { decoded.square.contains($0) }
           } catch {
             note = "the requested words do not decode: \(error)"
-            matches = false
+            decodedMatchesResponse = false
           }
         } else {
           note = unavailable
@@ -125,12 +116,13 @@ extension ThreeWordCheck {
         let attempts = [input] + (ThreeWordAddressService.didYouMean(input).map { [$0] } ?? [])
         for attempt in attempts {
           if let decoded = try? service.convertToCoordinates(attempt) {
-            intended = decoded.words
+            intendedWords = decoded.words
             break
           }
         }
-        if ok, let intended {
-          topIsIntended = returnedWords.map { $0.lowercased() == intended.lowercased() } ?? false
+        if ok, let intendedWords {
+          topIsIntended =
+            returnedWords.map { $0.lowercased() == intendedWords.lowercased() } ?? false
         }
       } else if requestedWords != nil, service == nil {
         note = unavailable
@@ -138,16 +130,6 @@ extension ThreeWordCheck {
     default:
       break
     }
-    self.requestedPoint = requestedPoint
-    self.requestedWords = requestedWords
-    self.returnedWords = returnedWords
-    self.returnedCoordinate = returnedCoordinate
-    self.squareContainsPoint = contains
-    self.decodedMatchesResponse = matches
-    self.suggestionCount = suggestionCount
-    self.intendedWords = intended
-    self.topIsIntended = topIsIntended
-    self.note = note
   }
 
   /// `{"lat", "lng"}` as a coordinate.

@@ -22,6 +22,8 @@ import Geo
 /// `lat`/`lon` is skipped and reported; a point whose `<time>` cannot be read is kept without a
 /// time and reported.
 struct GPXImporter: XMLHandler {
+  static let root = "gpx"
+
   private struct PointBuilder {
     var offset: Int
     var depth: Int
@@ -38,7 +40,6 @@ struct GPXImporter: XMLHandler {
   private var waypoints: [TracePoint] = []
   private var waypointIndex: Int?
   private var depth = 0
-  private var sawRoot = false
   private var current: TraceTrack?
   private var currentDepth = 0
   private var currentKind = ""
@@ -48,14 +49,6 @@ struct GPXImporter: XMLHandler {
 
   mutating func start(_ element: String, _ attributes: XMLAttributes, offset: Int) throws {
     depth += 1
-    if depth == 1 {
-      guard element == "gpx" else {
-        throw XMLHandlerFailure(
-          offset: offset, reason: "expected <gpx> as the root element, found <\(element)>")
-      }
-      sawRoot = true
-      return
-    }
     if point != nil { return }
     switch element {
     case "trk" where depth == 2, "rte" where depth == 2:

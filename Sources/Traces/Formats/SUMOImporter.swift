@@ -13,8 +13,9 @@ import Geo
 /// which reads as seconds after 1970-01-01T00:00:00Z. A trajectory made from the trace starts at
 /// the instant it is given, so only the differences matter.
 struct SUMOImporter: XMLHandler {
+  static let root = "fcd-export"
+
   private var lines: LineCounter
-  private var depth = 0
   private var time: Double?
   private var order: [String] = []
   private var tracks: [String: [TracePoint]] = [:]
@@ -23,14 +24,6 @@ struct SUMOImporter: XMLHandler {
   init(bytes: UnsafeBufferPointer<UInt8>) { lines = LineCounter(bytes) }
 
   mutating func start(_ element: String, _ attributes: XMLAttributes, offset: Int) throws {
-    depth += 1
-    if depth == 1 {
-      guard element == "fcd-export" else {
-        throw XMLHandlerFailure(
-          offset: offset, reason: "expected <fcd-export> as the root element, found <\(element)>")
-      }
-      return
-    }
     if element == "timestep" {
       time = attributes.double("time")
       if time == nil {
@@ -75,7 +68,6 @@ struct SUMOImporter: XMLHandler {
   }
 
   mutating func end(_ element: String, _ text: XMLText, offset: Int) throws {
-    depth -= 1
     if element == "timestep" { time = nil }
   }
 

@@ -71,6 +71,9 @@ struct XMLText {
 
 /// Receives the elements of a document as the tokenizer meets them.
 protocol XMLHandler {
+  /// The local name the document's root element must have (`"gpx"`); the tokenizer refuses
+  /// any other root before the handler sees it.
+  static var root: String { get }
   /// An element starts at byte `offset`. `name` is its local name (without a prefix).
   mutating func start(_ name: String, _ attributes: XMLAttributes, offset: Int) throws
   /// An element ends; `text` is its character data if it had no child elements, else empty.
@@ -100,7 +103,8 @@ enum XMLTokenizer {
   private static let amp = UInt8(ascii: "&")
   private static let slash = UInt8(ascii: "/")
 
-  /// Reads `bytes` as one XML document and sends its elements to `handler`.
+  /// Reads `bytes` as one XML document whose root element is `H.root` and sends its elements
+  /// to `handler`.
   ///
   /// - Throws: ``TraceError`` (``TraceError/Code/malformed`` or ``TraceError/Code/refused``)
   ///   naming `file`, the line and column, and what was expected.
@@ -399,6 +403,10 @@ enum XMLTokenizer {
         }
         sawRoot = true
         let name = localName(nameStart..<nameStop)
+        if stack.count == 1, name != H.root {
+          throw fail(
+            .malformed, markup, "expected <\(H.root)> as the root element, found <\(name)>")
+        }
         do {
           try handler.start(name, attributes, offset: markup)
           if selfClosing {

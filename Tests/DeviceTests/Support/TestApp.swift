@@ -92,6 +92,16 @@ func offset(_ distance: Double, azimuth: Double = 90, from origin: Coordinate = 
   try! Geodesic.wgs84.direct(from: origin, azimuth: azimuth, distance: distance).coordinate
 }
 
+/// Parameters with no randomness: every decided transition is delivered after exactly the
+/// median latency, and no first fix is stale.
+func deterministic() -> PhoneParameters {
+  var p = PhoneParameters()
+  p.regionMonitoring.missProbability = 0
+  p.regionMonitoring.latencySigma = 0
+  p.staleFirstFixProbability = 0
+  return p
+}
+
 /// A phone whose installed app is a ``RecordingApp`` (the latest instance is returned by
 /// `app()`), with an exact sensor following `truth`.
 func makePhone(
