@@ -217,7 +217,7 @@ public struct ExpectationResult: Sendable, Hashable {
   /// The expectation's name.
   public var name: String
   /// Its kind (`notificationAfterEntry`, `state`, …).
-  public var kind: String
+  public var kind: Expectation.Kind
   /// Whether it held.
   public var passed: Bool
   /// What was expected, what happened and when.
@@ -226,7 +226,9 @@ public struct ExpectationResult: Sendable, Hashable {
   public var time: Double?
 
   /// A result.
-  public init(name: String, kind: String, passed: Bool, message: String, time: Double? = nil) {
+  public init(
+    name: String, kind: Expectation.Kind, passed: Bool, message: String, time: Double? = nil
+  ) {
     self.name = name
     self.kind = kind
     self.passed = passed
@@ -237,7 +239,7 @@ public struct ExpectationResult: Sendable, Hashable {
   /// The result as JSON.
   public var json: JSONValue {
     var object: [String: JSONValue] = [
-      "name": .string(name), "kind": .string(kind), "passed": .bool(passed),
+      "name": .string(name), "kind": .string(kind.rawValue), "passed": .bool(passed),
       "message": .string(message),
     ]
     if let time { object["time"] = .number(time) }
@@ -246,7 +248,8 @@ public struct ExpectationResult: Sendable, Hashable {
 
   init?(json: JSONValue) {
     guard case .object(let o) = json, case .string(let name)? = o["name"],
-      case .string(let kind)? = o["kind"], case .bool(let passed)? = o["passed"],
+      case .string(let kindName)? = o["kind"], let kind = Expectation.Kind(rawValue: kindName),
+      case .bool(let passed)? = o["passed"],
       case .string(let message)? = o["message"]
     else { return nil }
     var time: Double?
