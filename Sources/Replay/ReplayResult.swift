@@ -129,21 +129,29 @@ public struct ReplayResult: Sendable, Hashable {
   }
 
   /// A replay's verdict.
-  public enum Verdict: String, Sendable, Hashable {
+  ///
+  /// The raw value is the verdict's name in JSON (`xfail`); ``label`` is how it reads in
+  /// summaries (`XFAIL`). The cases are in the order summaries list them: the healthy verdicts
+  /// first.
+  public enum Verdict: String, Sendable, Hashable, CaseIterable {
     /// Meant to pass, and passed.
     case pass
+    /// Meant to show a failure, and did.
+    case expectedFailure = "xfail"
     /// Meant to pass, and an expectation failed or the timeline could not run; or a trace lost
     /// points the scenario does not allow.
     case fail
     /// The app crashed (whatever the scenario was meant to show).
     case crash
-    /// Meant to show a failure, and did.
-    case expectedFailure = "xfail"
     /// Meant to show a failure, but everything held.
     case unexpectedPass = "xpass"
 
-    /// Whether this verdict is what a healthy build gives.
+    /// Whether this verdict is what a healthy build gives: it counts as a success.
     public var isHealthy: Bool { self == .pass || self == .expectedFailure }
+
+    /// The verdict as summaries and the command line print it: `PASS`, `XFAIL`, `FAIL`,
+    /// `CRASH` or `XPASS`.
+    public var label: String { rawValue.uppercased() }
   }
 
   /// The result as a JSON object (stable key order when written with ``JSONValue/jsonText``).

@@ -183,6 +183,14 @@ import Testing
     }
   }
 
+  @Test func eachVerdictHasOneJSONNameAndOneLabelInSummaryOrder() {
+    let verdicts = ReplayResult.Verdict.allCases
+    #expect(verdicts.map(\.rawValue) == ["pass", "xfail", "fail", "crash", "xpass"])
+    #expect(verdicts.map(\.label) == ["PASS", "XFAIL", "FAIL", "CRASH", "XPASS"])
+    #expect(verdicts.filter(\.isHealthy) == [.pass, .expectedFailure])
+    for verdict in verdicts { #expect(ReplayResult.Verdict(rawValue: verdict.rawValue) == verdict) }
+  }
+
   @Test func theWalksExpectationsAreJudgedUnderTheKindsTheirRulesHave() throws {
     let result = try ScenarioRun(walk(), catalog: .testing, resources: resources).result
     #expect(result.expectations.map(\.kind) == [.state, .state, .count, .noRequestNear, .noCrash])

@@ -90,14 +90,14 @@ public struct ScenarioReport {
     return formatter.string(from: date)
   }
 
-  /// The verdict's name, or `invalid`.
-  public var verdict: String { result?.verdict.rawValue ?? "invalid" }
+  /// The verdict; `nil` for an invalid scenario, which never ran (``status`` says so).
+  public var verdict: ReplayResult.Verdict? { result?.verdict }
 
   /// The report as JSON (schema in `docs/REPORTS.md`); the same inputs give the same bytes.
   public var json: JSONValue {
     var o: [String: JSONValue] = [
       "format": .string("geosim-scenario-report/1"), "status": .string(status.rawValue),
-      "scenario": scenario, "verdict": .string(verdict),
+      "scenario": scenario, "verdict": .string(verdict?.rawValue ?? Status.invalid.rawValue),
       "geofence": geofence?.json ?? .null, "search": search?.json ?? .null,
       "error": error.map(JSONValue.string) ?? .null,
     ]
@@ -128,7 +128,7 @@ public struct ScenarioReport {
     if case .object(let o) = scenario, case .string(let d)? = o["description"], !d.isEmpty {
       md += d + "\n\n"
     }
-    md += "Verdict: **\(verdict.uppercased())** (\(status.rawValue))\n\n"
+    md += "Verdict: **\(verdict?.label ?? "INVALID")** (\(status.rawValue))\n\n"
     if let error { md += "The scenario could not be replayed: `\(error)`\n\n" }
     if let crash = result?.crash {
       md += "The app crashed: `\(crash.reason)`. Its last events:\n\n"

@@ -140,25 +140,16 @@ enum ReplayCommand {
     } else {
       for result in results { terminal.write(line(for: result)) }
       let counts = Dictionary(grouping: results, by: \.verdict).mapValues(\.count)
-      let order: [ReplayResult.Verdict] = [.pass, .expectedFailure, .fail, .crash, .unexpectedPass]
-      let parts = order.compactMap { v in counts[v].map { "\($0) \(label(v))" } }
+      let parts = ReplayResult.Verdict.allCases.compactMap { v in
+        counts[v].map { "\($0) \(v.label)" }
+      }
       terminal.write("\(results.count) scenario(s): \(parts.joined(separator: ", "))\n")
     }
     return results.allSatisfy(\.verdict.isHealthy) ? 0 : 1
   }
 
-  static func label(_ verdict: ReplayResult.Verdict) -> String {
-    switch verdict {
-    case .pass: "PASS"
-    case .fail: "FAIL"
-    case .crash: "CRASH"
-    case .expectedFailure: "XFAIL"
-    case .unexpectedPass: "XPASS"
-    }
-  }
-
   static func line(for result: ReplayResult) -> String {
-    let verdict = label(result.verdict).padding(toLength: 6, withPad: " ", startingAt: 0)
+    let verdict = result.verdict.label.padding(toLength: 6, withPad: " ", startingAt: 0)
     var text = "\(verdict)\(result.scenario)"
     let held = result.expectations.filter(\.passed).count
     if let crash = result.crash {
