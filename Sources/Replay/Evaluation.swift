@@ -18,15 +18,13 @@ extension World {
   }
 
   private func evaluate(_ expectation: Expectation) -> ExpectationResult {
-    let name = expectation.name
-    func outcome(_ kind: String, _ passed: Bool, _ message: String, at time: Double? = nil)
-      -> ExpectationResult
-    {
-      ExpectationResult(name: name, kind: kind, passed: passed, message: message, time: time)
+    func outcome(_ passed: Bool, _ message: String, at time: Double? = nil) -> ExpectationResult {
+      ExpectationResult(
+        name: expectation.name, kind: expectation.rule.kind, passed: passed, message: message,
+        time: time)
     }
     switch expectation.rule {
     case .notificationAfterEntry(let prefix, let region, let within):
-      let kind = "notificationAfterEntry"
       let delivered = simulation.log.events(NotificationEvent.self).first { _, event in
         if case .delivered(let request, _, _, _) = event {
           return request.identifier.hasPrefix(prefix)
@@ -40,24 +38,24 @@ extension World {
         truth = try firstTrueEntry(into: region)
       } catch {
         return outcome(
-          kind, false, "the true entry into \(regionText) could not be computed: \(error)")
+          false, "the true entry into \(regionText) could not be computed: \(error)")
       }
       guard let entry = truth else {
         if let delivered {
           return outcome(
-            kind, false,
+            false,
             "expected no notification, as the true trace never enters \(regionText); "
               + "one (\"\(prefix)…\") was delivered at \(Self.seconds(delivered.time))",
             at: delivered.time.seconds)
         }
         return outcome(
-          kind, false,
+          false,
           "the true trace never enters \(regionText), so no notification can be judged")
       }
       let entered = "the true entry into \(regionText) at \(Self.seconds(entry.time))"
       guard let delivered else {
         return outcome(
-          kind, false,
+          false,
           "expected a notification \"\(prefix)…\" within \(JSONText.number(within)) s of "
             + "\(entered); none was delivered",
           at: entry.time.seconds)
@@ -65,21 +63,20 @@ extension World {
       let delay = (delivered.time - entry.time).seconds
       let passed = abs(delay) <= within
       return outcome(
-        kind, passed,
+        passed,
         "expected a notification \"\(prefix)…\" within \(JSONText.number(within)) s of "
           + "\(entered); it was delivered at \(Self.seconds(delivered.time)), "
           + "\(Self.signed(delay)) s after",
         at: delivered.time.seconds)
 
     case .noRequestNear(let coordinate, let tolerance):
-      let kind = "noRequestNear"
       for (entry, event) in simulation.log.events(NetworkEvent.self) {
         guard case .request(_, let service, let request) = event else { continue }
         for found in RequestCoordinates.extract(from: request) {
           let distance = Geodesic.wgs84.inverse(from: coordinate, to: found).distance
           if distance <= tolerance {
             return outcome(
-              kind, false,
+              false,
               "expected no request within \(JSONText.number(tolerance)) m of "
                 + "\(Self.text(coordinate)); a request to \(service) at "
                 + "\(Self.seconds(entry.time)) carried \(Self.text(found))",
@@ -88,35 +85,33 @@ extension World {
         }
       }
       return outcome(
-        kind, true,
+        true,
         "no request came within \(JSONText.number(tolerance)) m of \(Self.text(coordinate))")
 
     case .state(let path, let expected, let at):
-      let kind = "state"
       let time = at ?? scenario.duration
       let state = snapshots[time] ?? .null
       let actual = StatePath.value(at: path, in: state)
       let when = at.map { "at \(JSONText.number($0)) s" } ?? "at the end"
       guard let actual else {
         return outcome(
-          kind, false,
+          false,
           "expected \(path) to be \(expected.jsonText) \(when); the screen has no \(path) "
             + "(state: \(state.jsonText))", at: time)
       }
       return outcome(
-        kind, actual == expected,
+        actual == expected,
         "expected \(path) to be \(expected.jsonText) \(when); it was \(actual.jsonText)",
         at: time)
 
     case .markersMatch(let query, let path, let at):
-      let kind = "markersMatch"
       let time = at ?? scenario.duration
       let state = snapshots[time] ?? .null
       let truth = StationTruth.names(of: query, in: stations).sorted()
       let when = at.map { "at \(JSONText.number($0)) s" } ?? "at the end"
       guard case .array(let markers)? = StatePath.value(at: path, in: state) else {
         return outcome(
-          kind, false, "expected \(path) \(truth) \(when); the screen shows no \(path) list",
+          false, "expected \(path) \(truth) \(when); the screen shows no \(path) list",
           at: time)
       }
       let titles = markers.compactMap { marker -> String? in
@@ -132,13 +127,12 @@ extension World {
       if !missing.isEmpty { message += "; missing \(missing)" }
       if !extra.isEmpty { message += "; unexpected \(extra)" }
       if passed, titles.count != Set(titles).count { message += "; some twice" }
-      return outcome(kind, passed, message, at: time)
+      return outcome(passed, message, at: time)
 
     case .noCrash:
-      return outcome("noCrash", true, "the app did not crash")
+      return outcome(true, "the app did not crash")
 
     case .count(let source, let event, let fields, let min, let max, let from, let to):
-      let kind = "count"
       let matching = simulation.log.entries(source: source, event: event).filter { entry in
         let t = entry.time.seconds
         if let from, t < from { return false }
@@ -160,7 +154,7 @@ extension World {
       if let first = matching.first { message += ", the first at \(Self.seconds(first.time))" }
       let decisive: Double? =
         if let max, n > max { matching[max].time.seconds } else { matching.first?.time.seconds }
-      return outcome(kind, passed, message, at: decisive)
+      return outcome(passed, message, at: decisive)
     }
   }
 

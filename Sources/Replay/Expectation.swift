@@ -37,6 +37,23 @@ public struct Expectation: Sendable {
     case box(southwest: Coordinate, northeast: Coordinate)
   }
 
+  /// The kind of an expectation: its rule without the rule's values. The raw value is the
+  /// kind's name in scenario files (`"expect"`) and in reports (`"kind"`).
+  public enum Kind: String, Sendable, Hashable, CaseIterable {
+    /// ``Rule/notificationAfterEntry(identifierPrefix:region:within:)``.
+    case notificationAfterEntry
+    /// ``Rule/noRequestNear(_:tolerance:)``.
+    case noRequestNear
+    /// ``Rule/state(path:equals:at:)``.
+    case state
+    /// ``Rule/markersMatch(_:path:at:)``.
+    case markersMatch
+    /// ``Rule/noCrash``.
+    case noCrash
+    /// ``Rule/count(source:event:fields:min:max:from:to:)``.
+    case count
+  }
+
   /// The kinds of expectations.
   public enum Rule: Sendable {
     /// A notification whose identifier starts with `identifierPrefix` is delivered within
@@ -60,5 +77,19 @@ public struct Expectation: Sendable {
     case count(
       source: String, event: String, fields: [String: JSONValue], min: Int?, max: Int?,
       from: Double?, to: Double?)
+  }
+}
+
+extension Expectation.Rule {
+  /// The rule's kind.
+  public var kind: Expectation.Kind {
+    switch self {
+    case .notificationAfterEntry: .notificationAfterEntry
+    case .noRequestNear: .noRequestNear
+    case .state: .state
+    case .markersMatch: .markersMatch
+    case .noCrash: .noCrash
+    case .count: .count
+    }
   }
 }

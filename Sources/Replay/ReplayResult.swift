@@ -129,21 +129,29 @@ public struct ReplayResult: Sendable, Hashable {
   }
 
   /// A replay's verdict.
-  public enum Verdict: String, Sendable, Hashable {
+  ///
+  /// The raw value is the verdict's name in JSON (`xfail`); ``label`` is how it reads in
+  /// summaries (`XFAIL`). The cases are in the order summaries list them: the healthy verdicts
+  /// first.
+  public enum Verdict: String, Sendable, Hashable, CaseIterable {
     /// Meant to pass, and passed.
     case pass
+    /// Meant to show a failure, and did.
+    case expectedFailure = "xfail"
     /// Meant to pass, and an expectation failed or the timeline could not run; or a trace lost
     /// points the scenario does not allow.
     case fail
     /// The app crashed (whatever the scenario was meant to show).
     case crash
-    /// Meant to show a failure, and did.
-    case expectedFailure = "xfail"
     /// Meant to show a failure, but everything held.
     case unexpectedPass = "xpass"
 
-    /// Whether this verdict is what a healthy build gives.
+    /// Whether this verdict is what a healthy build gives: it counts as a success.
     public var isHealthy: Bool { self == .pass || self == .expectedFailure }
+
+    /// The verdict as summaries and the command line print it: `PASS`, `XFAIL`, `FAIL`,
+    /// `CRASH` or `XPASS`.
+    public var label: String { rawValue.uppercased() }
   }
 
   /// The result as a JSON object (stable key order when written with ``JSONValue/jsonText``).
@@ -217,7 +225,7 @@ public struct ExpectationResult: Sendable, Hashable {
   /// The expectation's name.
   public var name: String
   /// Its kind (`notificationAfterEntry`, `state`, …).
-  public var kind: String
+  public var kind: Expectation.Kind
   /// Whether it held.
   public var passed: Bool
   /// What was expected, what happened and when.
@@ -226,7 +234,9 @@ public struct ExpectationResult: Sendable, Hashable {
   public var time: Double?
 
   /// A result.
-  public init(name: String, kind: String, passed: Bool, message: String, time: Double? = nil) {
+  public init(
+    name: String, kind: Expectation.Kind, passed: Bool, message: String, time: Double? = nil
+  ) {
     self.name = name
     self.kind = kind
     self.passed = passed
@@ -237,7 +247,7 @@ public struct ExpectationResult: Sendable, Hashable {
   /// The result as JSON.
   public var json: JSONValue {
     var object: [String: JSONValue] = [
-      "name": .string(name), "kind": .string(kind), "passed": .bool(passed),
+      "name": .string(name), "kind": .string(kind.rawValue), "passed": .bool(passed),
       "message": .string(message),
     ]
     if let time { object["time"] = .number(time) }
@@ -246,7 +256,8 @@ public struct ExpectationResult: Sendable, Hashable {
 
   init?(json: JSONValue) {
     guard case .object(let o) = json, case .string(let name)? = o["name"],
-      case .string(let kind)? = o["kind"], case .bool(let passed)? = o["passed"],
+      case .string(let kindName)? = o["kind"], let kind = Expectation.Kind(rawValue: kindName),
+      case .bool(let passed)? = o["passed"],
       case .string(let message)? = o["message"]
     else { return nil }
     var time: Double?

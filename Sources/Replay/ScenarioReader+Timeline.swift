@@ -157,14 +157,16 @@ extension ScenarioReader {
   // MARK: Expectations
 
   /// The keys each expectation kind takes besides `expect` and `name`.
-  static let expectationKeys: [String: [String]] = [
-    "notificationAfterEntry": ["identifierPrefix", "region", "within"],
-    "noRequestNear": ["latitude", "longitude", "tolerance"],
-    "state": ["path", "equals", "at"],
-    "markersMatch": ["near", "withinKilometers", "box", "path", "at"],
-    "noCrash": [],
-    "count": ["source", "event", "fields", "min", "max", "equals", "from", "to"],
-  ]
+  static func expectationKeys(_ kind: Expectation.Kind) -> [String] {
+    switch kind {
+    case .notificationAfterEntry: ["identifierPrefix", "region", "within"]
+    case .noRequestNear: ["latitude", "longitude", "tolerance"]
+    case .state: ["path", "equals", "at"]
+    case .markersMatch: ["near", "withinKilometers", "box", "path", "at"]
+    case .noCrash: []
+    case .count: ["source", "event", "fields", "min", "max", "equals", "from", "to"]
+    }
+  }
 
   func expectation(_ node: Node, duration: Double) throws -> Expectation {
     guard case .object(let object) = node.value else {
@@ -174,18 +176,18 @@ extension ScenarioReader {
       throw error(node.path, "missing required key 'expect' (the expectation's kind)")
     }
     let kindNode = Node(value: kindValue, path: node.path.appending(key: "expect"))
-    let kind = try string(kindNode)
-    guard let keys = Self.expectationKeys[kind] else {
+    let kindName = try string(kindNode)
+    guard let kind = Expectation.Kind(rawValue: kindName) else {
       throw error(
         kindNode.path,
-        "unknown expectation '\(kind)' (expected one of: "
-          + Self.expectationKeys.keys.sorted().joined(separator: ", ") + ")")
+        "unknown expectation '\(kindName)' (expected one of: "
+          + Expectation.Kind.allCases.map(\.rawValue).sorted().joined(separator: ", ") + ")")
     }
-    let m = try members(node, allowed: ["expect", "name"] + keys)
+    let m = try members(node, allowed: ["expect", "name"] + Self.expectationKeys(kind))
     let name = try m["name"].map(string) ?? node.path.description
     func required(_ key: String) throws -> Node {
       guard let n = m[key] else {
-        throw error(node.path, "missing required key '\(key)' for '\(kind)'")
+        throw error(node.path, "missing required key '\(key)' for '\(kind.rawValue)'")
       }
       return n
     }
@@ -200,7 +202,7 @@ extension ScenarioReader {
     }
     let rule: Expectation.Rule
     switch kind {
-    case "notificationAfterEntry":
+    case .notificationAfterEntry:
       let r = try members(
         try required("region"), allowed: ["latitude", "longitude", "radius"],
         required: ["latitude", "longitude", "radius"])
@@ -213,7 +215,7 @@ extension ScenarioReader {
         identifierPrefix: try m["identifierPrefix"].map(string) ?? "",
         region: .init(center: center, radius: radius),
         within: try seconds(try required("within")))
-    case "noRequestNear":
+    case .noRequestNear:
       let c = try coordinate(
         Node(
           value: .object([
@@ -224,11 +226,11 @@ extension ScenarioReader {
         c,
         tolerance: try m["tolerance"].map { try number($0, 0...20_000_000, what: "metres") }
           ?? 1_000)
-    case "state":
+    case .state:
       let path = try string(try required("path"))
       guard !path.isEmpty else { throw error(m["path"]!.path, "expected a non-empty path") }
       rule = .state(path: path, equals: try required("equals").value, at: try time("at"))
-    case "markersMatch":
+    case .markersMatch:
       let at = try time("at")
       let path = try m["path"].map(string) ?? "markers"
       switch (m["near"], m["box"]) {
@@ -252,9 +254,9 @@ extension ScenarioReader {
       default:
         throw error(node.path, "expected exactly one of 'near' or 'box'")
       }
-    case "noCrash":
+    case .noCrash:
       rule = .noCrash
-    default:
+    case .count:
       var fields: [String: JSONValue] = [:]
       if let f = m["fields"] {
         guard case .object(let o) = f.value else {

@@ -166,6 +166,35 @@ import Testing
     let back = ReplayResult(json: try JSONValue(parsing: Data(result.json.jsonText.utf8)))
     #expect(back == result)
   }
+
+  @Test func eachExpectationKindIsWrittenAndReadBackUnderItsScenarioName() throws {
+    let names = [
+      "notificationAfterEntry", "noRequestNear", "state", "markersMatch", "noCrash", "count",
+    ]
+    #expect(Expectation.Kind.allCases.map(\.rawValue) == names)
+    for kind in Expectation.Kind.allCases {
+      var result = ReplayResult(scenario: try walk())
+      result.expectations = [
+        ExpectationResult(name: "x", kind: kind, passed: true, message: "held")
+      ]
+      #expect(result.json.object?["expectations"] == .array([result.expectations[0].json]))
+      #expect(result.expectations[0].json.object?["kind"] == .string(kind.rawValue))
+      #expect(ReplayResult(json: result.json)?.expectations.map(\.kind) == [kind])
+    }
+  }
+
+  @Test func eachVerdictHasOneJSONNameAndOneLabelInSummaryOrder() {
+    let verdicts = ReplayResult.Verdict.allCases
+    #expect(verdicts.map(\.rawValue) == ["pass", "xfail", "fail", "crash", "xpass"])
+    #expect(verdicts.map(\.label) == ["PASS", "XFAIL", "FAIL", "CRASH", "XPASS"])
+    #expect(verdicts.filter(\.isHealthy) == [.pass, .expectedFailure])
+    for verdict in verdicts { #expect(ReplayResult.Verdict(rawValue: verdict.rawValue) == verdict) }
+  }
+
+  @Test func theWalksExpectationsAreJudgedUnderTheKindsTheirRulesHave() throws {
+    let result = try ScenarioRun(walk(), catalog: .testing, resources: resources).result
+    #expect(result.expectations.map(\.kind) == [.state, .state, .count, .noRequestNear, .noCrash])
+  }
 }
 
 extension JSONValue {

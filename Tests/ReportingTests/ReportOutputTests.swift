@@ -110,12 +110,10 @@ private func rootElement(of text: String) -> Result<String, any Error> {
       error: "bad.scenario.json:2:5: sead: unknown key 'sead'")
     let run = RunReport(entries: [
       RunReport.Entry(
-        name: complete.name, json: complete.json, markdown: complete.markdown(),
+        report: complete,
         figures: [("map.svg", complete.mapSVG()!), ("latency.svg", complete.latencySVG()!)]),
-      RunReport.Entry(
-        name: crashed.name, json: crashed.json, markdown: crashed.markdown(), figures: []),
-      RunReport.Entry(
-        name: invalid.name, json: invalid.json, markdown: invalid.markdown(), figures: []),
+      RunReport.Entry(report: crashed, figures: []),
+      RunReport.Entry(report: invalid, figures: []),
     ])
     #expect(try rootElement(of: run.html()).get() == "html")
     #expect(try rootElement(of: run.junitXML()).get() == "testsuites")
@@ -145,31 +143,107 @@ private func rootElement(of text: String) -> Result<String, any Error> {
     #expect(crashed.markdown().contains("No geofence or search analysis"))
     #expect(crashed.mapSVG() == nil)
     let invalid = ScenarioReport(invalid: "x.scenario.json", name: "x", error: "x: bad")
-    #expect(invalid.verdict == "invalid")
+    #expect(invalid.verdict == nil && invalid.status == .invalid)
     #expect(invalid.markdown().contains("could not be replayed"))
   }
 
   @Test func anExpectedFailureIsAPassingTestCaseAndAnUnexpectedPassFails() throws {
-    func entry(_ outcome: String, passed: Bool, verdict: String) -> RunReport.Entry {
-      let json = JSONValue.object([
-        "status": .string("complete"), "verdict": .string(verdict),
-        "scenario": .object(["expectedOutcome": .string(outcome)]),
-        "expectations": .array([
-          .object([
-            "name": .string("no (0, 0)"), "passed": .bool(passed), "message": .string("m & m"),
-          ])
-        ]),
-        "timelineErrors": .array([]),
-      ])
-      return RunReport.Entry(name: verdict, json: json, markdown: "", figures: [])
+    func entry(_ outcome: String, passed: Bool, verdict: String) throws -> RunReport.Entry {
+      let json = reportText(
+        name: verdict, outcome: outcome, verdict: verdict,
+        expectations: #"[{"name": "no (0, 0)", "kind": "noRequestNear", "passed": \#(passed), "#
+          + #""message": "m & m"}]"#)
+      return try RunReport.Entry(
+        reading: Data(json.utf8), file: "\(verdict)/report.json", markdown: "", figures: [])
     }
     let junit = RunReport(entries: [
-      entry("fail", passed: false, verdict: "xfail"), entry("fail", passed: true, verdict: "xpass"),
+      try entry("fail", passed: false, verdict: "xfail"),
+      try entry("fail", passed: true, verdict: "xpass"),
     ]).junitXML()
     #expect(junit.contains("<system-out>expected failure: m &amp; m</system-out>"))
     #expect(junit.contains("type=\"unexpectedPass\""))
     #expect(junit.contains("<testsuite name=\"xfail\" tests=\"1\" failures=\"0\" errors=\"0\">"))
     #expect(junit.contains("<testsuite name=\"xpass\" tests=\"2\" failures=\"1\" errors=\"0\">"))
+  }
+
+  @Test func eachReportsSummaryReadsBackAsItWasWritten() throws {
+    let complete = try report("arrival-alarm/train-to-shinagawa-corrected.scenario.json")
+    let crashed = ScenarioReport(
+      crashed: {
+        var r = complete.result!
+        r.crash = ReplayResult.Crash(reason: "signal 4 (SIGILL)", lastEvents: ["{\"seq\":1}"])
+        return r
+      }(), scenario: nil)
+    let invalid = ScenarioReport(
+      invalid: "bad.scenario.json", name: "bad.scenario.json", error: "bad.scenario.json: bad")
+    for report in [complete, crashed, invalid] {
+      let entry = try RunReport.Entry(
+        reading: Data(report.json.jsonText.utf8), file: "report.json", markdown: "",
+        figures: [])
+      #expect(entry.summary == report.summary)
+      #expect(entry.json == report.json)
+    }
+    #expect(crashed.summary.expectedOutcome == .pass && crashed.summary.file != nil)
+    #expect(invalid.summary.verdict == nil && invalid.summary.expectedOutcome == nil)
+  }
+
+  @Test func eachStatusAndOutcomeHasOneJSONName() {
+    #expect(ScenarioReport.Status.allCases.map(\.rawValue) == ["complete", "crashed", "invalid"])
+    #expect(ExpectedOutcome.allCases.map(\.rawValue) == ["pass", "fail"])
+    #expect(
+      RunReport.verdictOrder == ["pass", "xfail", "fail", "crash", "xpass", "invalid"])
+  }
+
+  @Test(arguments: [
+    (
+      #""passed": true"#, #""passed": "yes""#,
+      "r.json:1:136: expectations[0].passed: expected true or false, found a string"
+    ),
+    (
+      #""verdict": "pass""#, #""verdict": "PASS""#,
+      #"r.json:1:303: verdict: expected one of "pass", "xfail", "fail", "crash", "xpass", "#
+        + #"found "PASS""#
+    ),
+    (
+      #""kind": "noRequestNear""#, #""kind": "near""#,
+      #"r.json:1:109: expectations[0].kind: expected one of "notificationAfterEntry", "#
+        + #""noRequestNear", "state", "markersMatch", "noCrash", "count", found "near""#
+    ),
+    (
+      #""expectedOutcome": "pass", "#, "",
+      "r.json:1:172: scenario.expectedOutcome: missing required key"
+    ),
+    (
+      #""status": "complete""#, #""status": "invalid""#,
+      #"r.json:1:302: verdict: expected "invalid", as the status is "invalid""#
+    ),
+    (
+      #""timelineErrors": []"#, #""timelineErrors": {}"#,
+      "r.json:1:288: timelineErrors: expected an array, found an object"
+    ),
+    (
+      #"[]}"#, #"[],}"#,
+      "r.json:1:329: expected a member name after ',' (trailing commas are not allowed), found '}'"
+    ),
+  ])
+  func aDamagedScenarioReportIsAnErrorNamingItsPlace(
+    _ original: String, _ damaged: String, _ message: String
+  ) throws {
+    let text = reportText(
+      name: "s", outcome: "pass", verdict: "pass",
+      expectations: #"[{"name": "no (0, 0)", "kind": "noRequestNear", "passed": true, "#
+        + #""message": "m"}]"#)
+    _ = try RunReport.Entry(reading: Data(text.utf8), file: "r.json", markdown: "", figures: [])
+    try #require(text.contains(original))
+    let bad = text.replacingOccurrences(of: original, with: damaged)
+    #expect(throws: ScenarioReportError.self) {
+      try RunReport.Entry(reading: Data(bad.utf8), file: "r.json", markdown: "", figures: [])
+    }
+    do {
+      _ = try RunReport.Entry(reading: Data(bad.utf8), file: "r.json", markdown: "", figures: [])
+    } catch {
+      #expect(error.description == message)
+    }
   }
 
   @Test func markdownBecomesEscapedHTML() {
@@ -243,9 +317,7 @@ private func scenarioWithABadTracePoint(allowSkippedPoints: Bool?) throws -> Sce
     #expect(md.contains("Verdict: **FAIL**"))
     #expect(md.contains("- `traces/walk.gpx` line 4 (trace): "))
     #expect(md.contains("(**not allowed**: the replay fails)"))
-    let junit = RunReport(entries: [
-      RunReport.Entry(name: report.name, json: report.json, markdown: md, figures: [])
-    ]).junitXML()
+    let junit = RunReport(entries: [RunReport.Entry(report: report, figures: [])]).junitXML()
     #expect(junit.contains(#"type="trace""#) && junit.contains("traces/walk.gpx:4: "))
   }
 
@@ -268,4 +340,15 @@ private func scenarioWithABadTracePoint(allowSkippedPoints: Bool?) throws -> Sce
     let run = try ScenarioRun(scenario, catalog: .referenceApps, resources: resources)
     #expect(run.result.verdict == .fail)
   }
+}
+
+/// A complete scenario report's text with the members the run's report reads, on one line.
+private func reportText(name: String, outcome: String, verdict: String, expectations: String)
+  -> String
+{
+  #"{"format": "geosim-scenario-report/1", "status": "complete", "#
+    + #""expectations": \#(expectations), "#
+    + #""scenario": {"name": "\#(name)", "file": null, "expectedOutcome": "\#(outcome)", "app": "X"}, "#
+    + #""error": null, "crash": null, "timelineErrors": [], "verdict": "\#(verdict)", "#
+    + #""traceIssues": []}"#
 }

@@ -45,3 +45,17 @@ import Testing
   #expect(report.sensitivitySVG().contains(">sensitivity (%)<"))
   #expect(report.sensitivitySVG().contains(">radius<"))
 }
+
+/// A sweep run's verdict is one of the replay verdicts, read back under its JSON name; a name
+/// that is none of them is no run.
+@Test func aSweepRunsVerdictRoundTripsAndAnUnknownOneIsRefused() throws {
+  let grid = SweepGrid(parameters: [try SweepGrid.parameter("radius=100")])
+  for verdict in ReplayResult.Verdict.allCases {
+    guard case .object(var o) = SweepRun(index: 0, values: grid.values(at: 0), crash: "x").json
+    else { throw SweepError("not an object") }
+    o["verdict"] = .string(verdict.rawValue)
+    #expect(SweepRun(json: .object(o))?.verdict == verdict)
+    o["verdict"] = .string(verdict.label)
+    #expect(SweepRun(json: .object(o)) == nil)
+  }
+}

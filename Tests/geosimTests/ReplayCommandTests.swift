@@ -202,6 +202,42 @@ private func weather(name: String, variant: String, expect: String = "pass") -> 
   }
 }
 
+/// The run's report is built from what each worker wrote; a worker's report that is there but
+/// damaged is an error naming its place, not a scenario with made-up members.
+@Suite struct RunReportReadingTests {
+  @Test func aDamagedScenarioReportIsAnErrorNamingTheFileLineColumnAndPath() throws {
+    let out = try folder([:])
+    let scenario = out.appendingPathComponent("s")
+    try FileManager.default.createDirectory(at: scenario, withIntermediateDirectories: true)
+    // The worker's report, its expectation's `passed` damaged into a string.
+    try Data(
+      """
+      {"format": "geosim-scenario-report/1", "status": "complete", "verdict": "pass",
+       "scenario": {"name": "s", "file": null, "expectedOutcome": "pass"},
+       "expectations": [{"name": "e", "kind": "noCrash", "passed": "yes", "message": "m"}],
+       "timelineErrors": [], "traceIssues": [], "crash": null, "error": null}
+      """.utf8
+    ).write(to: scenario.appendingPathComponent("report.json"))
+    try Data("## s\n".utf8).write(to: scenario.appendingPathComponent("report.md"))
+    let result = try #require(
+      ReplayResult(
+        json: .object([
+          "scenario": .string("s"), "seed": .string("1"), "expectedOutcome": .string("pass"),
+          "expectations": .array([]), "timelineErrors": .array([]), "traceIssues": .array([]),
+          "eventCount": .number(0),
+        ])))
+    let file = scenario.appendingPathComponent("report.json").path
+    do {
+      let entry = try ReplayCommand.entry(for: result, in: out, allowOutside: false)
+      Issue.record("read a damaged report as \(entry.json.jsonText)")
+    } catch {
+      #expect(
+        "\(error)" == "\(file):3:62: expectations[0].passed: expected true or false, found a string"
+      )
+    }
+  }
+}
+
 /// A worker that dies is that scenario's crash, not the run's: the pool reports it with the
 /// worker's message and the last events, and starts a new worker for the rest of the batch.
 @Suite struct WorkerPoolTests {

@@ -10,31 +10,46 @@ import Replay
 public struct RunReport {
   /// One scenario's part.
   public struct Entry {
-    /// The scenario's name (its folder in the run).
-    public let name: String
-    /// Its `report.json`.
+    /// What the run's summary, table and JUnit need of the scenario's report.
+    public let summary: ScenarioSummary
+    /// Its `report.json`, as the run's `report.json` embeds it.
     public let json: JSONValue
     /// Its `report.md`.
     public let markdown: String
     /// Its figures: file name in its folder, and SVG text.
     public let figures: [(file: String, svg: String)]
 
-    /// An entry.
-    public init(name: String, json: JSONValue, markdown: String, figures: [(String, String)]) {
-      self.name = name
-      self.json = json
-      self.markdown = markdown
+    /// The scenario's name (its folder in the run).
+    public var name: String { summary.name }
+
+    /// The entry of a scenario report made in this process.
+    public init(report: ScenarioReport, figures: [(String, String)]) {
+      summary = report.summary
+      json = report.json
+      markdown = report.markdown()
       self.figures = figures.map { (file: $0.0, svg: $0.1) }
     }
 
-    var verdict: String {
-      if case .object(let o) = json, case .string(let v)? = o["verdict"] { return v }
-      return "invalid"
-    }
-
-    var status: String {
-      if case .object(let o) = json, case .string(let s)? = o["status"] { return s }
-      return "invalid"
+    /// The entry of a scenario's report as its replay wrote it: `reportJSON` is the text of its
+    /// `report.json`, read from `file`.
+    ///
+    /// - Throws: ``ScenarioReportError`` naming the file, line, column and JSON path of the
+    ///   first problem when the report is not valid JSON or lacks what a scenario report holds.
+    public init(
+      reading reportJSON: Data, file: String, markdown: String, figures: [(String, String)]
+    )
+      throws(ScenarioReportError)
+    {
+      let document: JSONDocument
+      do {
+        document = try JSONDocument(parsing: reportJSON)
+      } catch {
+        throw ScenarioReportError(file: file, syntax: error)
+      }
+      summary = try ScenarioSummary(reading: document, file: file)
+      json = document.root
+      self.markdown = markdown
+      self.figures = figures.map { (file: $0.0, svg: $0.1) }
     }
   }
 
@@ -46,14 +61,23 @@ public struct RunReport {
     self.entries = entries
   }
 
-  static let verdictOrder = ["pass", "xfail", "fail", "crash", "xpass", "invalid"]
+  /// The names in the verdict column, in the order summaries count them: the verdicts, then
+  /// the status of scenarios that never ran.
+  static let verdictOrder =
+    ReplayResult.Verdict.allCases.map(\.rawValue) + [ScenarioReport.Status.invalid.rawValue]
 
   private var counts: [String: Int] {
-    Dictionary(grouping: entries, by: \.verdict).mapValues(\.count)
+    Dictionary(grouping: entries, by: \.summary.verdictName).mapValues(\.count)
+  }
+
+  /// `3 PASS, 1 XFAIL`: how many scenarios have each verdict, in ``verdictOrder``.
+  private var countsText: String {
+    Self.verdictOrder.compactMap { v in counts[v].map { "\($0) \(v.uppercased())" } }
+      .joined(separator: ", ")
   }
 
   /// Whether every verdict is what a healthy build gives (pass, or an expected failure).
-  public var isHealthy: Bool { entries.allSatisfy { ["pass", "xfail"].contains($0.verdict) } }
+  public var isHealthy: Bool { entries.allSatisfy(\.summary.isHealthy) }
 
   /// The run as JSON: a summary and every scenario's report, in order.
   public var json: JSONValue {
@@ -71,10 +95,11 @@ public struct RunReport {
   /// The run as Markdown: a table of verdicts, then each scenario's section.
   public func markdown() -> String {
     var md = "# GeoSim replay report\n\n"
-    let parts = Self.verdictOrder.compactMap { v in counts[v].map { "\($0) \(v.uppercased())" } }
-    md += "\(entries.count) scenario(s): \(parts.joined(separator: ", ")).\n\n"
+    md += "\(entries.count) scenario(s): \(countsText).\n\n"
     md += "| scenario | verdict | status |\n|---|---|---|\n"
-    for e in entries { md += "| \(e.name) | \(e.verdict.uppercased()) | \(e.status) |\n" }
+    for e in entries {
+      md += "| \(e.name) | \(e.summary.verdictLabel) | \(e.summary.status.rawValue) |\n"
+    }
     md += "\n"
     for e in entries { md += e.markdown + "\n" }
     return md
@@ -91,120 +116,14 @@ public struct RunReport {
     var totalFailures = 0
     var totalErrors = 0
     for e in entries {
-      guard case .object(let o) = e.json else { continue }
-      let expectsFail: Bool
-      if case .object(let s)? = o["scenario"], case .string("fail")? = s["expectedOutcome"] {
-        expectsFail = true
-      } else {
-        expectsFail = false
-      }
-      var cases: [String] = []
-      var failures = 0
-      var errors = 0
-      let classname = Markup.escape("geosim.\(e.name)")
-      func testcase(_ name: String, time: Double?, body: String) -> String {
-        let t = time.map { " time=\"\(Markup.number($0))\"" } ?? ""
-        return "    <testcase classname=\"\(classname)\" name=\"\(Markup.escape(name))\"\(t)>"
-          + body + "</testcase>"
-      }
-      if e.status == "invalid" {
-        errors += 1
-        let message: String
-        if case .string(let m)? = o["error"] { message = m } else { message = "invalid" }
-        cases.append(
-          testcase(
-            "replay", time: nil,
-            body: "<error message=\"\(Markup.escape(message))\" type=\"invalid\"/>"))
-      } else if e.status == "crashed" {
-        errors += 1
-        var reason = "crashed"
-        var last = ""
-        if case .object(let c)? = o["crash"] {
-          if case .string(let r)? = c["reason"] { reason = r }
-          if case .array(let lines)? = c["lastEvents"] {
-            last = lines.compactMap { if case .string(let s) = $0 { s } else { nil } }
-              .joined(separator: "\n")
-          }
-        }
-        cases.append(
-          testcase(
-            "replay", time: nil,
-            body: "<error message=\"\(Markup.escape(reason))\" type=\"crash\">"
-              + Markup.escape(last) + "</error>"))
-      } else {
-        var expectations: [(String, Bool, String, Double?)] = []
-        if case .array(let list)? = o["expectations"] {
-          for item in list {
-            guard case .object(let x) = item, case .string(let name)? = x["name"],
-              case .bool(let passed)? = x["passed"], case .string(let message)? = x["message"]
-            else { continue }
-            var time: Double?
-            if case .number(let t)? = x["time"] { time = t }
-            expectations.append((name, passed, message, time))
-          }
-        }
-        var timeline: [String] = []
-        if case .array(let list)? = o["timelineErrors"] {
-          timeline = list.compactMap { if case .string(let s) = $0 { s } else { nil } }
-        }
-        // A trace issue the scenario does not allow fails it whatever it was meant to show.
-        if case .array(let list)? = o["traceIssues"] {
-          for case .object(let issue) in list {
-            guard case .bool(false)? = issue["allowed"], case .string(let file)? = issue["file"],
-              case .string(let message)? = issue["message"]
-            else { continue }
-            var place = file
-            if case .number(let line)? = issue["line"] { place += ":\(Int(line))" }
-            failures += 1
-            cases.append(
-              testcase(
-                "trace", time: nil,
-                body:
-                  "<failure message=\"\(Markup.escape(place + ": " + message))\" type=\"trace\"/>"))
-          }
-        }
-        for t in timeline {
-          failures += expectsFail ? 0 : 1
-          cases.append(
-            testcase(
-              "timeline", time: nil,
-              body: expectsFail
-                ? "<system-out>\(Markup.escape("expected failure: " + t))</system-out>"
-                : "<failure message=\"\(Markup.escape(t))\" type=\"timeline\"/>"))
-        }
-        for (name, passed, message, _) in expectations {
-          if passed || expectsFail {
-            let note = passed ? "" : "expected failure: \(message)"
-            cases.append(
-              testcase(
-                name, time: nil,
-                body: note.isEmpty ? "" : "<system-out>\(Markup.escape(note))</system-out>"))
-          } else {
-            failures += 1
-            cases.append(
-              testcase(
-                name, time: nil,
-                body: "<failure message=\"\(Markup.escape(message))\" type=\"expectation\"/>"))
-          }
-        }
-        if expectsFail && e.verdict == "xpass" {
-          failures += 1
-          cases.append(
-            testcase(
-              "shows its published failure", time: nil,
-              body:
-                "<failure message=\"marked &quot;expect&quot;: &quot;fail&quot;, but every expectation held\" type=\"unexpectedPass\"/>"
-            ))
-        }
-        if cases.isEmpty { cases.append(testcase("replay", time: nil, body: "")) }
-      }
-      totalTests += cases.count
-      totalFailures += failures
-      totalErrors += errors
+      let suite = JUnitSuite(e.summary)
+      totalTests += suite.cases.count
+      totalFailures += suite.failures
+      totalErrors += suite.errors
       suites.append(
-        "  <testsuite name=\"\(Markup.escape(e.name))\" tests=\"\(cases.count)\" "
-          + "failures=\"\(failures)\" errors=\"\(errors)\">\n" + cases.joined(separator: "\n")
-          + "\n  </testsuite>")
+        "  <testsuite name=\"\(Markup.escape(e.name))\" tests=\"\(suite.cases.count)\" "
+          + "failures=\"\(suite.failures)\" errors=\"\(suite.errors)\">\n"
+          + suite.cases.joined(separator: "\n") + "\n  </testsuite>")
     }
     xml +=
       "<testsuites name=\"geosim replay\" tests=\"\(totalTests)\" failures=\"\(totalFailures)\" "
@@ -213,12 +132,83 @@ public struct RunReport {
     return xml
   }
 
+  /// One scenario's JUnit test cases, and how many of them failed or are errors.
+  private struct JUnitSuite {
+    private(set) var cases: [String] = []
+    private(set) var failures = 0
+    private(set) var errors = 0
+    private let classname: String
+
+    init(_ s: ScenarioSummary) {
+      classname = Markup.escape("geosim.\(s.name)")
+      switch s.status {
+      case .invalid:
+        errors += 1
+        let message = s.error ?? s.status.rawValue
+        add("replay", "<error message=\"\(Markup.escape(message))\" type=\"invalid\"/>")
+      case .crashed:
+        errors += 1
+        let reason = s.crash?.reason ?? s.status.rawValue
+        let last = (s.crash?.lastEvents ?? []).joined(separator: "\n")
+        add(
+          "replay",
+          "<error message=\"\(Markup.escape(reason))\" type=\"crash\">" + Markup.escape(last)
+            + "</error>")
+      case .complete:
+        addJudgedCases(s)
+      }
+    }
+
+    private mutating func addJudgedCases(_ s: ScenarioSummary) {
+      let expectsFail = s.expectedOutcome == .fail
+      // A trace issue the scenario does not allow fails it whatever it was meant to show.
+      for issue in s.refusedTraceIssues {
+        let place = issue.file + (issue.line.map { ":\($0)" } ?? "")
+        failures += 1
+        add(
+          "trace",
+          "<failure message=\"\(Markup.escape(place + ": " + issue.message))\" type=\"trace\"/>")
+      }
+      for t in s.timelineErrors {
+        failures += expectsFail ? 0 : 1
+        add(
+          "timeline",
+          expectsFail
+            ? "<system-out>\(Markup.escape("expected failure: " + t))</system-out>"
+            : "<failure message=\"\(Markup.escape(t))\" type=\"timeline\"/>")
+      }
+      for x in s.expectations {
+        if x.passed || expectsFail {
+          let note = x.passed ? "" : "expected failure: \(x.message)"
+          add(x.name, note.isEmpty ? "" : "<system-out>\(Markup.escape(note))</system-out>")
+        } else {
+          failures += 1
+          add(
+            x.name, "<failure message=\"\(Markup.escape(x.message))\" type=\"expectation\"/>")
+        }
+      }
+      if expectsFail && s.verdict == .unexpectedPass {
+        failures += 1
+        add(
+          "shows its published failure",
+          "<failure message=\"marked &quot;expect&quot;: &quot;fail&quot;, but every expectation held\" type=\"unexpectedPass\"/>"
+        )
+      }
+      if cases.isEmpty { add("replay", "") }
+    }
+
+    private mutating func add(_ name: String, _ body: String) {
+      cases.append(
+        "    <testcase classname=\"\(classname)\" name=\"\(Markup.escape(name))\">" + body
+          + "</testcase>")
+    }
+  }
+
   /// One self-contained HTML page: the summary, then each scenario's section with its figures
   /// inline, linking the run's files. Opens offline; no scripts, no outside resources.
   public func html() -> String {
     var page = Self.pageHead(title: "GeoSim replay report")
-    let parts = Self.verdictOrder.compactMap { v in counts[v].map { "\($0) \(v.uppercased())" } }
-    page += "<p>\(entries.count) scenario(s): \(Markup.escape(parts.joined(separator: ", "))). "
+    page += "<p>\(entries.count) scenario(s): \(Markup.escape(countsText)). "
     page +=
       "Files: <a href=\"report.json\">report.json</a>, <a href=\"report.md\">report.md</a>, "
       + "<a href=\"junit.xml\">junit.xml</a>.</p>\n"
@@ -234,8 +224,11 @@ public struct RunReport {
       }
       page += "<tr><td><a href=\"#\(id)\">\(name)</a></td>"
       page +=
-        "<td class=\"\(Markup.escape(e.verdict))\">\(Markup.escape(e.verdict.uppercased()))</td>"
-      page += "<td>\(Markup.escape(e.status))</td><td>\(files.joined(separator: " "))</td></tr>\n"
+        "<td class=\"\(Markup.escape(e.summary.verdictName))\">"
+        + "\(Markup.escape(e.summary.verdictLabel))</td>"
+      page +=
+        "<td>\(Markup.escape(e.summary.status.rawValue))</td>"
+        + "<td>\(files.joined(separator: " "))</td></tr>\n"
     }
     page += "</table>\n"
     for e in entries {

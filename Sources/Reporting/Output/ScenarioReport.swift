@@ -12,7 +12,7 @@ import Replay
 /// never presented as complete.
 public struct ScenarioReport {
   /// How the replay ended.
-  public enum Status: String, Sendable {
+  public enum Status: String, Sendable, Hashable, CaseIterable {
     /// The world ran to its end; the analyses are complete.
     case complete
     /// The app model trapped; only the verdict and the last events are known.
@@ -33,7 +33,10 @@ public struct ScenarioReport {
   public let geofence: GeofenceReport?
   /// The search-performance analysis of a complete replay.
   public let search: SearchReport?
-  private let scenario: JSONValue
+  /// What the run's report needs of this one: written into ``json`` and read back from it.
+  public let summary: ScenarioSummary
+  /// The scenario's members of `scenario` beyond the summary's (its description, app, seed, …).
+  private let scenario: [String: JSONValue]
   private let trueSamples: [TrajectorySample]
 
   /// The report of a replay that ran to its end.
@@ -44,6 +47,9 @@ public struct ScenarioReport {
     error = nil
     geofence = try GeofenceReport(input: input, context: context)
     search = SearchReport(input: input, resources: resources)
+    summary = ScenarioSummary(
+      name: name, file: input.scenario.file, expectedOutcome: input.scenario.expectedOutcome,
+      status: status, result: result, error: nil)
     scenario = Self.describe(input.scenario)
     trueSamples = input.trueSamples
   }
@@ -56,7 +62,13 @@ public struct ScenarioReport {
     error = nil
     geofence = nil
     search = nil
-    self.scenario = scenario.map(Self.describe) ?? .object(["name": .string(result.scenario)])
+    // The result knows the file and the expected outcome even when the scenario cannot be
+    // read again.
+    summary = ScenarioSummary(
+      name: name, file: scenario?.file ?? result.file,
+      expectedOutcome: scenario?.expectedOutcome ?? result.expectedOutcome, status: status,
+      result: result, error: nil)
+    self.scenario = scenario.map(Self.describe) ?? [:]
     trueSamples = []
   }
 
@@ -68,20 +80,21 @@ public struct ScenarioReport {
     self.error = error
     geofence = nil
     search = nil
-    scenario = .object(["name": .string(name), "file": .string(file)])
+    summary = ScenarioSummary(
+      name: name, file: file, expectedOutcome: nil, status: status, result: nil, error: error)
+    scenario = [:]
     trueSamples = []
   }
 
-  static func describe(_ s: Scenario) -> JSONValue {
-    var o: [String: JSONValue] = [
-      "name": .string(s.name), "description": .string(s.description),
-      "app": .string(s.app.name), "variant": s.app.variant.map(JSONValue.string) ?? .null,
-      "seed": .string(String(s.seed)), "start": .string(Self.iso8601(s.start)),
-      "timeZone": .string(s.timeZone.identifier), "duration": .number(s.duration),
-      "expectedOutcome": .string(s.expectedOutcome.rawValue),
+  /// The scenario's members that only its own report shows (the summary writes its name, file
+  /// and expected outcome).
+  static func describe(_ s: Scenario) -> [String: JSONValue] {
+    [
+      "description": .string(s.description), "app": .string(s.app.name),
+      "variant": s.app.variant.map(JSONValue.string) ?? .null, "seed": .string(String(s.seed)),
+      "start": .string(Self.iso8601(s.start)), "timeZone": .string(s.timeZone.identifier),
+      "duration": .number(s.duration),
     ]
-    o["file"] = s.file.map(JSONValue.string) ?? .null
-    return .object(o)
   }
 
   static func iso8601(_ date: Date) -> String {
@@ -90,45 +103,26 @@ public struct ScenarioReport {
     return formatter.string(from: date)
   }
 
-  /// The verdict's name, or `invalid`.
-  public var verdict: String { result?.verdict.rawValue ?? "invalid" }
+  /// The verdict; `nil` for an invalid scenario, which never ran (``status`` says so).
+  public var verdict: ReplayResult.Verdict? { summary.verdict }
 
   /// The report as JSON (schema in `docs/REPORTS.md`); the same inputs give the same bytes.
   public var json: JSONValue {
-    var o: [String: JSONValue] = [
-      "format": .string("geosim-scenario-report/1"), "status": .string(status.rawValue),
-      "scenario": scenario, "verdict": .string(verdict),
-      "geofence": geofence?.json ?? .null, "search": search?.json ?? .null,
-      "error": error.map(JSONValue.string) ?? .null,
-    ]
-    if let result {
-      o["expectations"] = .array(result.expectations.map(\.json))
-      o["timelineErrors"] = .array(result.timelineErrors.map(JSONValue.string))
-      o["traceIssues"] = .array(result.traceIssues.map(\.json))
-      o["eventCount"] = .number(Double(result.eventCount))
-      o["crash"] =
-        result.crash.map {
-          .object([
-            "reason": .string($0.reason), "lastEvents": .array($0.lastEvents.map(JSONValue.string)),
-          ])
-        } ?? .null
-    } else {
-      o["expectations"] = .array([])
-      o["timelineErrors"] = .array([])
-      o["traceIssues"] = .array([])
-      o["eventCount"] = .null
-      o["crash"] = .null
-    }
+    var o = summary.members
+    o["scenario"] = .object(scenario.merging(summary.scenarioMembers) { $1 })
+    o["geofence"] = geofence?.json ?? .null
+    o["search"] = search?.json ?? .null
+    o["eventCount"] = result.map { .number(Double($0.eventCount)) } ?? .null
     return .object(o)
   }
 
   /// The report as Markdown: the verdict, the expectations, then each analysis's tables.
   public func markdown() -> String {
     var md = "## \(name)\n\n"
-    if case .object(let o) = scenario, case .string(let d)? = o["description"], !d.isEmpty {
+    if case .string(let d)? = scenario["description"], !d.isEmpty {
       md += d + "\n\n"
     }
-    md += "Verdict: **\(verdict.uppercased())** (\(status.rawValue))\n\n"
+    md += "Verdict: **\(summary.verdictLabel)** (\(status.rawValue))\n\n"
     if let error { md += "The scenario could not be replayed: `\(error)`\n\n" }
     if let crash = result?.crash {
       md += "The app crashed: `\(crash.reason)`. Its last events:\n\n"

@@ -9,8 +9,8 @@ public struct SweepRun: Sendable, Hashable {
   public let index: Int
   /// The point's value of each parameter, in the grid's order.
   public let values: [JSONValue]
-  /// The verdict (`pass`, `fail`, `crash`, `xfail`, `xpass`).
-  public let verdict: String
+  /// The verdict.
+  public let verdict: ReplayResult.Verdict
   /// The crash's reason, if the app crashed.
   public let crash: String?
   /// True crossings of the replay's fences.
@@ -26,28 +26,31 @@ public struct SweepRun: Sendable, Hashable {
   /// Search requests that failed.
   public let searchErrors: Int
 
-  /// The figures of a replay that ran to its end.
-  public init(index: Int, values: [JSONValue], report: ScenarioReport) {
+  /// The figures of a replay that ran to its end: its result and its report's analyses.
+  public init(
+    index: Int, values: [JSONValue], result: ReplayResult, geofence: GeofenceReport?,
+    search: SearchReport?
+  ) {
     self.index = index
     self.values = values
-    verdict = report.verdict
-    crash = report.result?.crash?.reason
-    let summary = report.geofence?.summary
+    verdict = result.verdict
+    crash = result.crash?.reason
+    let summary = geofence?.summary
     trueCrossings = summary?.trueCrossings ?? 0
     detected = summary?.detected ?? 0
     falseTriggers = summary?.falseTriggers ?? 0
-    latencies = (report.geofence?.observations ?? []).compactMap(\.latency).map {
+    latencies = (geofence?.observations ?? []).compactMap(\.latency).map {
       ($0 * 1_000).rounded() / 1_000
     }
-    searchRequests = report.search?.requests.count ?? 0
-    searchErrors = report.search?.requests.filter(\.isError).count ?? 0
+    searchRequests = search?.requests.count ?? 0
+    searchErrors = search?.requests.filter(\.isError).count ?? 0
   }
 
   /// A point whose app crashed.
   public init(index: Int, values: [JSONValue], crash: String) {
     self.index = index
     self.values = values
-    verdict = "crash"
+    verdict = .crash
     self.crash = crash
     trueCrossings = 0
     detected = 0
@@ -60,7 +63,8 @@ public struct SweepRun: Sendable, Hashable {
   /// The run as JSON.
   public var json: JSONValue {
     .object([
-      "index": .number(Double(index)), "values": .array(values), "verdict": .string(verdict),
+      "index": .number(Double(index)), "values": .array(values),
+      "verdict": .string(verdict.rawValue),
       "crash": crash.map(JSONValue.string) ?? .null,
       "trueCrossings": .number(Double(trueCrossings)), "detected": .number(Double(detected)),
       "falseTriggers": .number(Double(falseTriggers)),
@@ -73,7 +77,8 @@ public struct SweepRun: Sendable, Hashable {
   /// Reads a run back from ``json``.
   public init?(json: JSONValue) {
     guard case .object(let o) = json, case .number(let index)? = o["index"],
-      case .array(let values)? = o["values"], case .string(let verdict)? = o["verdict"],
+      case .array(let values)? = o["values"], case .string(let verdictName)? = o["verdict"],
+      let verdict = ReplayResult.Verdict(rawValue: verdictName),
       case .number(let trueCrossings)? = o["trueCrossings"],
       case .number(let detected)? = o["detected"],
       case .number(let falseTriggers)? = o["falseTriggers"],
@@ -116,9 +121,9 @@ public struct SweepReport {
     public let runs: [SweepRun]
 
     /// Runs whose verdict is healthy (pass or expected failure).
-    public var passed: Int { runs.filter { ["pass", "xfail"].contains($0.verdict) }.count }
+    public var passed: Int { runs.filter(\.verdict.isHealthy).count }
     /// Runs that crashed.
-    public var crashes: Int { runs.filter { $0.verdict == "crash" }.count }
+    public var crashes: Int { runs.filter { $0.verdict == .crash }.count }
     /// True crossings in all runs.
     public var trueCrossings: Int { runs.reduce(0) { $0 + $1.trueCrossings } }
     /// Detections in all runs.

@@ -118,9 +118,7 @@ enum ReplayCommand {
           invalid: file, name: URL(fileURLWithPath: file).lastPathComponent, error: "\(error)")
       }
       try writeRunReport(
-        reports.map {
-          RunReport.Entry(name: $0.name, json: $0.json, markdown: $0.markdown(), figures: [])
-        }, to: outURL)
+        reports.map { RunReport.Entry(report: $0, figures: []) }, to: outURL)
       return 2
     }
 
@@ -134,31 +132,22 @@ enum ReplayCommand {
     try ReportWriter.write(
       summary.jsonText + "\n", to: outURL.appendingPathComponent("results.json"))
     try writeRunReport(
-      results.map { entry(for: $0, in: outURL, allowOutside: allowOutside) }, to: outURL)
+      results.map { try entry(for: $0, in: outURL, allowOutside: allowOutside) }, to: outURL)
     if format == "json" {
       terminal.write(summary.jsonText + "\n")
     } else {
       for result in results { terminal.write(line(for: result)) }
       let counts = Dictionary(grouping: results, by: \.verdict).mapValues(\.count)
-      let order: [ReplayResult.Verdict] = [.pass, .expectedFailure, .fail, .crash, .unexpectedPass]
-      let parts = order.compactMap { v in counts[v].map { "\($0) \(label(v))" } }
+      let parts = ReplayResult.Verdict.allCases.compactMap { v in
+        counts[v].map { "\($0) \(v.label)" }
+      }
       terminal.write("\(results.count) scenario(s): \(parts.joined(separator: ", "))\n")
     }
     return results.allSatisfy(\.verdict.isHealthy) ? 0 : 1
   }
 
-  static func label(_ verdict: ReplayResult.Verdict) -> String {
-    switch verdict {
-    case .pass: "PASS"
-    case .fail: "FAIL"
-    case .crash: "CRASH"
-    case .expectedFailure: "XFAIL"
-    case .unexpectedPass: "XPASS"
-    }
-  }
-
   static func line(for result: ReplayResult) -> String {
-    let verdict = label(result.verdict).padding(toLength: 6, withPad: " ", startingAt: 0)
+    let verdict = result.verdict.label.padding(toLength: 6, withPad: " ", startingAt: 0)
     var text = "\(verdict)\(result.scenario)"
     let held = result.expectations.filter(\.passed).count
     if let crash = result.crash {
@@ -229,21 +218,34 @@ enum ReplayCommand {
 
   // MARK: Reports
 
-  /// A scenario's part of the run's report, from what its worker wrote; for a crash, the report
-  /// that says so is written here.
-  static func entry(for result: ReplayResult, in out: URL, allowOutside: Bool) -> RunReport.Entry {
+  /// A scenario's part of the run's report, from what its worker wrote; for a crash, or a
+  /// worker that wrote no report, the report that says so is written here.
+  ///
+  /// - Throws: ``ScenarioReportError`` when the worker's `report.json` is there but damaged:
+  ///   the run's report is built from it, so it must not be guessed at.
+  static func entry(for result: ReplayResult, in out: URL, allowOutside: Bool)
+    throws(ScenarioReportError) -> RunReport.Entry
+  {
     let folder = out.appendingPathComponent(result.scenario)
-    if result.crash == nil,
-      let json = try? JSONFile(folder.appendingPathComponent("report.json").path).root,
+    let reportURL = folder.appendingPathComponent("report.json")
+    if result.crash == nil, FileManager.default.fileExists(atPath: reportURL.path),
       let markdown = try? String(
         contentsOf: folder.appendingPathComponent("report.md"), encoding: .utf8)
     {
+      let data: Data
+      do {
+        data = try Data(contentsOf: reportURL)
+      } catch {
+        throw ScenarioReportError(
+          file: reportURL.path, line: nil, column: nil, path: "",
+          "cannot be read: \(error.localizedDescription)")
+      }
       let figures = ["map.svg", "latency.svg"].compactMap { name -> (String, String)? in
         (try? String(contentsOf: folder.appendingPathComponent(name), encoding: .utf8))
           .map { (name, $0) }
       }
-      return RunReport.Entry(
-        name: result.scenario, json: json, markdown: markdown, figures: figures)
+      return try RunReport.Entry(
+        reading: data, file: reportURL.path, markdown: markdown, figures: figures)
     }
     let scenario = result.file.flatMap {
       try? Scenario(contentsOf: $0, allowPathsOutsideFolder: allowOutside)
@@ -254,11 +256,9 @@ enum ReplayCommand {
         reason: "the worker wrote no report", lastEvents: [])
     }
     let report = ScenarioReport(crashed: crashed, scenario: scenario)
-    try? ReportWriter.write(
-      report.json.jsonText + "\n", to: folder.appendingPathComponent("report.json"))
+    try? ReportWriter.write(report.json.jsonText + "\n", to: reportURL)
     try? ReportWriter.write(report.markdown(), to: folder.appendingPathComponent("report.md"))
-    return RunReport.Entry(
-      name: result.scenario, json: report.json, markdown: report.markdown(), figures: [])
+    return RunReport.Entry(report: report, figures: [])
   }
 
   /// The run-level files `replay` writes in its output folder.

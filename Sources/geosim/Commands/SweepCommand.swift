@@ -189,7 +189,9 @@ enum SweepCommand {
       let run = try ScenarioRun(scenario, catalog: catalog, resources: resources)
       let report = try ScenarioReport(
         input: ReportInput(run), context: run.world.geos, resources: resources)
-      let sweepRun = SweepRun(index: index, values: grid.values(at: index), report: report)
+      let sweepRun = SweepRun(
+        index: index, values: grid.values(at: index), result: run.result,
+        geofence: report.geofence, search: report.search)
       try ReportWriter.write(sweepRun.json.jsonText + "\n", to: runURL(outURL, index))
     }
     return 0

@@ -1,0 +1,294 @@
+import JSON
+import Replay
+
+/// The part of a scenario's report that the run's report is built from: what the scenario is,
+/// how its replay ended and what was judged.
+///
+/// ``ScenarioReport`` writes these members of its `report.json`; ``init(reading:file:)`` reads
+/// them back strictly, so that a damaged report is an error naming its place, never a silent
+/// default.
+public struct ScenarioSummary: Sendable, Hashable {
+  /// The scenario's name (its file's name when it could not be read).
+  public var name: String
+  /// The scenario file, if it came from one.
+  public var file: String?
+  /// Whether the scenario was meant to pass or to show a failure; `nil` when it could not be
+  /// read.
+  public var expectedOutcome: ExpectedOutcome?
+  /// How the replay ended.
+  public var status: ScenarioReport.Status
+  /// The verdict; `nil` exactly when ``status`` is ``ScenarioReport/Status/invalid``: nothing
+  /// ran, so there is nothing to judge.
+  public var verdict: ReplayResult.Verdict?
+  /// What was wrong with an invalid scenario.
+  public var error: String?
+  /// Each expectation's result, in the scenario's order.
+  public var expectations: [ExpectationResult]
+  /// Timeline events that could not happen as written.
+  public var timelineErrors: [String]
+  /// What the importers skipped or noted in the scenario's trace files.
+  public var traceIssues: [ReplayResult.TraceIssue]
+  /// The crash that ended the app's world, if it crashed.
+  public var crash: ReplayResult.Crash?
+
+  /// The `format` member of every scenario report.
+  static let format = "geosim-scenario-report/1"
+
+  /// The verdict's JSON name, or for an invalid scenario its status (`invalid`), which the
+  /// reports show where the verdict would be.
+  var verdictName: String { verdict?.rawValue ?? ScenarioReport.Status.invalid.rawValue }
+
+  /// ``verdictName`` as summaries print it: `PASS`, …, or `INVALID`.
+  var verdictLabel: String { verdictName.uppercased() }
+
+  /// The trace issues the scenario does not allow: each fails the replay.
+  var refusedTraceIssues: [ReplayResult.TraceIssue] { traceIssues.filter { !$0.allowed } }
+
+  /// Whether the verdict is what a healthy build gives; an invalid scenario's is not.
+  var isHealthy: Bool { verdict?.isHealthy ?? false }
+
+  /// The summary's members of the report's root object (all but `scenario`).
+  var members: [String: JSONValue] {
+    [
+      "format": .string(Self.format), "status": .string(status.rawValue),
+      "verdict": .string(verdictName), "error": error.map(JSONValue.string) ?? .null,
+      "expectations": .array(expectations.map(\.json)),
+      "timelineErrors": .array(timelineErrors.map(JSONValue.string)),
+      "traceIssues": .array(traceIssues.map(\.json)),
+      "crash": crash.map {
+        .object([
+          "reason": .string($0.reason), "lastEvents": .array($0.lastEvents.map(JSONValue.string)),
+        ])
+      } ?? .null,
+    ]
+  }
+
+  /// The summary's members of the report's `scenario` object.
+  var scenarioMembers: [String: JSONValue] {
+    var o: [String: JSONValue] = [
+      "name": .string(name), "file": file.map(JSONValue.string) ?? .null,
+    ]
+    if let expectedOutcome { o["expectedOutcome"] = .string(expectedOutcome.rawValue) }
+    return o
+  }
+
+  init(
+    name: String, file: String?, expectedOutcome: ExpectedOutcome?,
+    status: ScenarioReport.Status, result: ReplayResult?, error: String?
+  ) {
+    self.name = name
+    self.file = file
+    self.expectedOutcome = expectedOutcome
+    self.status = status
+    verdict = result?.verdict
+    self.error = error
+    expectations = result?.expectations ?? []
+    timelineErrors = result?.timelineErrors ?? []
+    traceIssues = result?.traceIssues ?? []
+    crash = result?.crash
+  }
+
+  /// Reads the summary from a scenario's `report.json`, parsed as `document` from `reportFile`.
+  ///
+  /// - Throws: ``ScenarioReportError`` naming the file, the line and column and the JSON path
+  ///   of the first member that is missing or not what a scenario report holds.
+  public init(reading document: JSONDocument, file reportFile: String)
+    throws(ScenarioReportError)
+  {
+    let r = SummaryReader(document: document, file: reportFile)
+    guard try r.string(["format"]) == Self.format else {
+      throw r.problem(["format"], "expected \"\(Self.format)\"")
+    }
+    status = try r.choice(["status"])
+    name = try r.string(["scenario", "name"])
+    self.file = try r.optionalString(["scenario", "file"])
+    let verdictName = try r.string(["verdict"])
+    if status == .invalid {
+      guard verdictName == ScenarioReport.Status.invalid.rawValue else {
+        throw r.problem(["verdict"], "expected \"invalid\", as the status is \"invalid\"")
+      }
+      verdict = nil
+      expectedOutcome =
+        try r.has(["scenario", "expectedOutcome"])
+        ? r.choice(["scenario", "expectedOutcome"]) : nil
+    } else {
+      verdict = try r.choice(["verdict"])
+      expectedOutcome = try r.choice(["scenario", "expectedOutcome"])
+    }
+    error = try r.optionalString(["error"])
+    if status == .invalid, error == nil {
+      throw r.problem(["error"], "expected what was wrong with the invalid scenario, found null")
+    }
+    expectations = try (0..<r.count(["expectations"])).map { i throws(ScenarioReportError) in
+      let at: JSONPath = ["expectations", .index(i)]
+      return ExpectationResult(
+        name: try r.string(at.appending(key: "name")),
+        kind: try r.choice(at.appending(key: "kind")),
+        passed: try r.bool(at.appending(key: "passed")),
+        message: try r.string(at.appending(key: "message")),
+        time: try r.has(at.appending(key: "time")) ? r.number(at.appending(key: "time")) : nil)
+    }
+    timelineErrors = try (0..<r.count(["timelineErrors"])).map { i throws(ScenarioReportError) in
+      try r.string(["timelineErrors", .index(i)])
+    }
+    traceIssues = try (0..<r.count(["traceIssues"])).map { i throws(ScenarioReportError) in
+      let at: JSONPath = ["traceIssues", .index(i)]
+      let line = try r.optionalNumber(at.appending(key: "line"))
+      guard line.map({ $0 >= 1 && $0 == $0.rounded() }) ?? true else {
+        throw r.problem(at.appending(key: "line"), "expected a 1-based line number or null")
+      }
+      return ReplayResult.TraceIssue(
+        trace: try r.string(at.appending(key: "trace")),
+        file: try r.string(at.appending(key: "file")),
+        line: line.map { Int($0) }, message: try r.string(at.appending(key: "message")),
+        allowed: try r.bool(at.appending(key: "allowed")))
+    }
+    if try r.isNull(["crash"]) {
+      crash = nil
+    } else {
+      crash = ReplayResult.Crash(
+        reason: try r.string(["crash", "reason"]),
+        lastEvents: try (0..<r.count(["crash", "lastEvents"])).map {
+          i throws(ScenarioReportError) in try r.string(["crash", "lastEvents", .index(i)])
+        })
+    }
+    if status == .crashed, crash == nil {
+      throw r.problem(["crash"], "expected the crash of a crashed replay, found null")
+    }
+  }
+}
+
+/// A scenario report that cannot be read back: the file, the place in it and what was
+/// expected there.
+public struct ScenarioReportError: Error, Sendable, Hashable, CustomStringConvertible {
+  /// The report file.
+  public let file: String
+  /// The 1-based line, where known.
+  public let line: Int?
+  /// The 1-based column, where known.
+  public let column: Int?
+  /// The JSON path of the offending value (`expectations[2].passed`); empty for the whole file.
+  public let path: String
+  /// What was expected, and what was found.
+  public let message: String
+
+  /// An error at `path` in `file`.
+  public init(file: String, line: Int?, column: Int?, path: String, _ message: String) {
+    self.file = file
+    self.line = line
+    self.column = column
+    self.path = path
+    self.message = message
+  }
+
+  /// The syntax error that keeps `file` from being read as JSON at all.
+  init(file: String, syntax error: JSONSyntaxError) {
+    self.init(file: file, line: error.line, column: error.column, path: "", error.message)
+  }
+
+  /// `file:line:column: path: message`, leaving out what is unknown.
+  public var description: String {
+    var place = file
+    if let line {
+      place += ":\(line)"
+      if let column { place += ":\(column)" }
+    }
+    return path.isEmpty ? "\(place): \(message)" : "\(place): \(path): \(message)"
+  }
+}
+
+/// Reads members of a scenario report strictly, each problem an error naming its place.
+private struct SummaryReader {
+  let document: JSONDocument
+  let file: String
+
+  func problem(_ path: JSONPath, _ message: String) -> ScenarioReportError {
+    let location = document.nearestLocation(of: path)
+    return ScenarioReportError(
+      file: file, line: location.line, column: location.column, path: path.description, message)
+  }
+
+  func has(_ path: JSONPath) throws(ScenarioReportError) -> Bool {
+    if let parent = path.parent { _ = try value(parent) }
+    return document.value(at: path) != nil
+  }
+
+  func value(_ path: JSONPath) throws(ScenarioReportError) -> JSONValue {
+    if let value = document.value(at: path) { return value }
+    if let parent = path.parent, let container = document.value(at: parent) {
+      guard case .object = container else {
+        throw problem(parent, "expected an object, found \(container.typeName)")
+      }
+      throw problem(path, "missing required key")
+    }
+    if let parent = path.parent { _ = try value(parent) }
+    throw problem(path, "missing required key")
+  }
+
+  func string(_ path: JSONPath) throws(ScenarioReportError) -> String {
+    let v = try value(path)
+    guard case .string(let s) = v else {
+      throw problem(path, "expected a string, found \(v.typeName)")
+    }
+    return s
+  }
+
+  func optionalString(_ path: JSONPath) throws(ScenarioReportError) -> String? {
+    let v = try value(path)
+    switch v {
+    case .string(let s): return s
+    case .null: return nil
+    default: throw problem(path, "expected a string or null, found \(v.typeName)")
+    }
+  }
+
+  func bool(_ path: JSONPath) throws(ScenarioReportError) -> Bool {
+    let v = try value(path)
+    guard case .bool(let b) = v else {
+      throw problem(path, "expected true or false, found \(v.typeName)")
+    }
+    return b
+  }
+
+  func number(_ path: JSONPath) throws(ScenarioReportError) -> Double {
+    let v = try value(path)
+    guard case .number(let n) = v else {
+      throw problem(path, "expected a number, found \(v.typeName)")
+    }
+    return n
+  }
+
+  func optionalNumber(_ path: JSONPath) throws(ScenarioReportError) -> Double? {
+    let v = try value(path)
+    switch v {
+    case .number(let n): return n
+    case .null: return nil
+    default: throw problem(path, "expected a number or null, found \(v.typeName)")
+    }
+  }
+
+  func isNull(_ path: JSONPath) throws(ScenarioReportError) -> Bool {
+    try value(path) == .null
+  }
+
+  /// The length of the array at `path`.
+  func count(_ path: JSONPath) throws(ScenarioReportError) -> Int {
+    let v = try value(path)
+    guard case .array(let items) = v else {
+      throw problem(path, "expected an array, found \(v.typeName)")
+    }
+    return items.count
+  }
+
+  /// One of a closed set's JSON names.
+  func choice<T: RawRepresentable & CaseIterable>(_ path: JSONPath) throws(ScenarioReportError)
+    -> T
+  where T.RawValue == String {
+    let s = try string(path)
+    guard let value = T(rawValue: s) else {
+      let options = T.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", ")
+      throw problem(path, "expected one of \(options), found \"\(s)\"")
+    }
+    return value
+  }
+}
