@@ -191,13 +191,22 @@ package enum ByteScan {
 
   /// Seconds since the epoch as `YYYY-MM-DDTHH:MM:SS[.fff]Z`, rounded to the millisecond, with
   /// the fraction left out when it is zero and trailing zeros trimmed.
+  ///
+  /// A time outside ``TracePoint/timeRange`` (which readers and ``Trace/text(in:)`` refuse
+  /// first) is written as the nearest end of the range, and not-a-number as the epoch, so that
+  /// writing never traps.
   package static func isoText(_ seconds: Double) -> String {
-    let totalMilliseconds = Int64((seconds * 1_000).rounded())
+    let range = TracePoint.timeRange
+    let bounded = seconds.isNaN ? 0 : min(max(seconds, range.lowerBound), range.upperBound - 0.001)
+    let totalMilliseconds = Int64((bounded * 1_000).rounded())
     let (wholeSeconds, milliseconds) = floorDivide(totalMilliseconds, 1_000)
     let (days, secondOfDay) = floorDivide(wholeSeconds, 86_400)
     let date = civilFromDays(Int(days))
     func two(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }
-    var text = String(date.year) + "-" + two(date.month) + "-" + two(date.day)
+    let year = String(date.year)
+    var text =
+      String(repeating: "0", count: max(0, 4 - year.count)) + year + "-" + two(date.month) + "-"
+      + two(date.day)
     text += "T" + two(Int(secondOfDay / 3_600)) + ":" + two(Int(secondOfDay / 60 % 60))
     text += ":" + two(Int(secondOfDay % 60))
     if milliseconds != 0 {
