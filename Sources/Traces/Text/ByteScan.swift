@@ -104,7 +104,8 @@ package enum ByteScan {
   ///
   /// Accepts `YYYY-MM-DDTHH:MM:SS`, optional fractional seconds, and `Z`, `±HH:MM`, `±HHMM` or
   /// `±HH`; a space may stand for `T`; a time without a zone is read as UTC (GPX requires UTC).
-  static func isoTime(_ b: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> Double? {
+  package static func isoTime(_ b: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> Double?
+  {
     var i = start
     var e = end
     while i < e, isSpace(b[i]) { i += 1 }
@@ -160,7 +161,7 @@ package enum ByteScan {
   }
 
   /// ``isoTime(_:_:_:)`` over a string.
-  static func isoTime(_ text: some StringProtocol) -> Double? {
+  package static func isoTime(_ text: some StringProtocol) -> Double? {
     var s = String(text)
     return s.withUTF8 { isoTime($0, 0, $0.count) }
   }
