@@ -114,6 +114,16 @@ struct ScenarioReader {
     return s
   }
 
+  /// The shortest interval a scenario may ask for (a sensor update, a region evaluation, a
+  /// synthesized trace's sampling): finer steps add events, not fidelity, and below it a run or
+  /// a synthesized trace grows without bound.
+  static let minimumInterval = 0.01
+
+  /// A repeating interval in seconds, from ``minimumInterval`` to 10⁹.
+  func interval(_ node: Node) throws -> Double {
+    try number(node, Self.minimumInterval...1e9, what: "an interval in seconds")
+  }
+
   func integer(_ node: Node, _ range: ClosedRange<Double>) throws -> Int {
     let n = try number(node, range, what: "an integer")
     guard n == n.rounded() else {
@@ -217,8 +227,8 @@ struct ScenarioReader {
     guard let start = Self.date(startText) else {
       throw error(
         m["start"]!.path,
-        "expected an ISO 8601 date and time with a UTC offset (2026-04-01T08:00:00+09:00), "
-          + "found '\(startText)'")
+        "expected an ISO 8601 date and time with at most nine fractional digits and a UTC "
+          + "offset (2026-04-01T08:00:00+09:00), found '\(startText)'")
     }
     let duration = try seconds(m["duration"]!, allowZero: false)
     guard duration <= 30 * 86_400 else {
@@ -249,12 +259,50 @@ struct ScenarioReader {
     return scenario
   }
 
+  /// The instant an RFC 3339 date-time names — `YYYY-MM-DDTHH:MM:SS`, at most nine fractional
+  /// digits, then `Z` or `±HH:MM` — or `nil` for any other text or a day the month does not have.
+  ///
+  /// The shape is checked here and the instant computed by the trace reader's own parser, so
+  /// that no text reaches Foundation's date parsing (which fails hard on some inputs, such as
+  /// dozens of fractional digits).
   static func date(_ text: String) -> Date? {
-    let formatter = ISO8601DateFormatter()
-    formatter.formatOptions = [.withInternetDateTime]
-    if let date = formatter.date(from: text) { return date }
-    formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-    return formatter.date(from: text)
+    let b = Array(text.utf8)
+    func digits(_ range: Range<Int>) -> Int? {
+      guard range.upperBound <= b.count else { return nil }
+      var value = 0
+      for i in range {
+        guard b[i] >= 0x30, b[i] <= 0x39 else { return nil }
+        value = value * 10 + Int(b[i] - 0x30)
+      }
+      return value
+    }
+    func byte(_ i: Int, _ c: Character) -> Bool { i < b.count && b[i] == c.asciiValue! }
+    guard let year = digits(0..<4), byte(4, "-"), let month = digits(5..<7), byte(7, "-"),
+      let day = digits(8..<10), byte(10, "T") || byte(10, "t"), let hour = digits(11..<13),
+      byte(13, ":"), let minute = digits(14..<16), byte(16, ":"), let second = digits(17..<19),
+      (1...12).contains(month), hour < 24, minute < 60, second < 60
+    else { return nil }
+    let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
+    let days = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1]
+    guard (1...days).contains(day) else { return nil }
+    var i = 19
+    if byte(i, ".") {
+      let first = i + 1
+      i = first
+      while i < b.count, b[i] >= 0x30, b[i] <= 0x39 { i += 1 }
+      guard (1...9).contains(i - first) else { return nil }
+    }
+    if byte(i, "Z") || byte(i, "z") {
+      i += 1
+    } else {
+      guard byte(i, "+") || byte(i, "-"), let offsetHours = digits(i + 1..<i + 3),
+        byte(i + 3, ":"), let offsetMinutes = digits(i + 4..<i + 6), offsetHours < 24,
+        offsetMinutes < 60
+      else { return nil }
+      i += 6
+    }
+    guard i == b.count, let seconds = ByteScan.isoTime(text) else { return nil }
+    return Date(timeIntervalSince1970: seconds)
   }
 
   func app(_ node: Node) throws -> AppSelection {
@@ -368,7 +416,7 @@ struct ScenarioReader {
         "entryLatencyMedian", "exitLatencyMedian", "latencySigma", "missProbability",
       ])
     if let n = m["evaluationInterval"] {
-      p.evaluationInterval = .seconds(try seconds(n, allowZero: false))
+      p.evaluationInterval = .seconds(try interval(n))
     }
     if let n = m["hysteresis"] { p.hysteresis = try number(n, 0...100_000, what: "metres") }
     if let n = m["dwell"] { p.dwell = .seconds(try seconds(n)) }
@@ -397,7 +445,7 @@ struct ScenarioReader {
         "coarseCorrelationTime", "coarseJumpsPerHour", "coarseJumpMeanDuration",
         "coarseJumpDistance",
       ])
-    if let n = m["updateInterval"] { p.updateInterval = .seconds(try seconds(n, allowZero: false)) }
+    if let n = m["updateInterval"] { p.updateInterval = .seconds(try interval(n)) }
     for (key, path) in [
       ("gnssOpenSkyAccuracy", \SensorParameters.gnssOpenSkyAccuracy),
       ("gnssUrbanCanyonAccuracy", \.gnssUrbanCanyonAccuracy), ("wifiAccuracy", \.wifiAccuracy),
@@ -420,7 +468,7 @@ struct ScenarioReader {
       if let n = m[key] { p[keyPath: path] = .seconds(try seconds(n)) }
     }
     if let n = m["reducedAccuracyInterval"] {
-      p.reducedAccuracyInterval = .seconds(try seconds(n, allowZero: false))
+      p.reducedAccuracyInterval = .seconds(try interval(n))
     }
     if let n = m["invalidFixProbability"] {
       p.invalidFixProbability = try number(n, 0...1, what: "a probability")
@@ -493,7 +541,7 @@ struct ScenarioReader {
       do { _ = try SpeedProfile(parsing: speed) } catch {
         throw self.error(speedNode.path, "\(error)")
       }
-      let interval = try m["interval"].map { try seconds($0, allowZero: false) } ?? 1
+      let interval = try m["interval"].map { try self.interval($0) } ?? 1
       let points = try array(m["waypoints"]!)
       guard points.count >= 2 else {
         throw error(m["waypoints"]!.path, "expected at least two waypoints, found \(points.count)")

@@ -222,8 +222,13 @@ public final class World {
             "\(url.path) has \(trace.tracks.count) track(s); track \(track) does not exist")
         }
         var dropped: [Int] = []
-        let samples = try trace.tracks[track].trajectorySamples(
-          startingAt: .seconds(startAt), dropped: &dropped)
+        let samples: [TrajectorySample]
+        do {
+          samples = try trace.tracks[track].trajectorySamples(
+            startingAt: .seconds(startAt), dropped: &dropped)
+        } catch let error as DeviceError {
+          throw fail(path, "\(name): track \(track): \(error.message)")
+        }
         if !dropped.isEmpty {
           // A trajectory's times must increase; the points are named by their 1-based place.
           var points = dropped.prefix(5).map { String($0 + 1) }

@@ -160,6 +160,21 @@ import Testing
     #expect(result.verdict == .fail)
   }
 
+  @Test func aTraceSpanningCenturiesIsAnErrorNamingTheFileInsteadOfTrapping() throws {
+    var s = try walk()
+    s.trace = .file(
+      fixtures.appendingPathComponent("centuries.gpx"), track: 0, startAt: 0,
+      allowSkippedPoints: false)
+    let error = try #require(throws: ScenarioError.self) {
+      try World(scenario: s, catalog: .testing, resources: resources)
+    }
+    #expect(
+      error.description.hasSuffix(
+        "trace: centuries.gpx: track 0: point 2 of the track, at 2300-01-01T00:00:00Z, would be "
+          + "10413792000 s from the scenario's start: expected at most 9000000000 s (about 285 "
+          + "years) either way"))
+  }
+
   @Test func theResultRoundTripsThroughJSON() throws {
     var result = try ScenarioRun(walk(), catalog: .testing, resources: resources).result
     result.crash = ReplayResult.Crash(reason: "signal 4", lastEvents: ["{}"])

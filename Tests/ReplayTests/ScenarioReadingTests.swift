@@ -114,6 +114,48 @@ import Testing
     #expect(never.message == "expected a positive number of seconds")
   }
 
+  @Test func aStartWithDozensOfFractionalDigitsIsRefusedInsteadOfCrashingTheDateParser() throws {
+    let text = minimal.replacingOccurrences(
+      of: "08:00:00+09:00", with: "08:00:00." + String(repeating: "9", count: 35) + "+09:00")
+    let e = try #require(error(text))
+    #expect(e.path == "start")
+    #expect(e.line == 1 && e.column == 55)
+    #expect(
+      e.message.hasPrefix(
+        "expected an ISO 8601 date and time with at most nine fractional digits and a UTC offset"))
+  }
+
+  @Test(arguments: [
+    ("2026-04-01T08:00:00.5+09:00", 1_774_998_000.5), ("2026-04-01T08:00:00Z", 1_775_030_400),
+    ("2024-02-29T00:00:00-01:30", 1_709_170_200),
+  ])
+  func aStartIsReadAsRFC3339(text: String, seconds: Double) throws {
+    let s = try scenario(minimal.replacingOccurrences(of: "2026-04-01T08:00:00+09:00", with: text))
+    #expect(s.start.timeIntervalSince1970 == seconds)
+  }
+
+  @Test(arguments: [
+    "2026-02-30T08:00:00Z", "2026-04-01T08:00:00", "2026-04-01T08:00:00.1234567890Z",
+    "2026-04-01 08:00:00Z", "2026-04-01T08:00:00.Z",
+  ])
+  func aStartThatIsNotRFC3339IsRefused(text: String) throws {
+    let e = try #require(
+      error(minimal.replacingOccurrences(of: "2026-04-01T08:00:00+09:00", with: text)))
+    #expect(e.path == "start")
+  }
+
+  @Test(arguments: [
+    #""device": {"sensor": {"updateInterval": 1e-6}}"#,
+    #""device": {"sensor": {"reducedAccuracyInterval": 0.001}}"#,
+    #""device": {"regionMonitoring": {"evaluationInterval": 1e-12}}"#,
+    #""trace": {"waypoints": [{"latitude": 35, "longitude": 139}, {"latitude": 35.1, "longitude": 139.1}], "speed": "walk", "interval": 1e-12}"#,
+  ])
+  func anIntervalBelowTheFloorIsRefusedInsteadOfRunningForever(member: String) throws {
+    let e = try #require(error(with(member)))
+    #expect(e.message.hasPrefix("expected an interval in seconds in [0.01, 1000000000], found "))
+    #expect(e.line == 2)
+  }
+
   @Test func timesOutOfOrderAreRefused() throws {
     let e = try #require(
       error(with(#""timeline": [{"at": 5, "do": "launch"}, {"at": 2, "do": "background"}]"#)))

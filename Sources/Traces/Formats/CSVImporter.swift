@@ -89,6 +89,13 @@ enum CSVImporter {
             TraceIssue(
               line: record.line, message: "kept a row without its time: '\(text)' is not a time"))
         }
+        if let seconds = time, !TracePoint.timeRange.contains(seconds) {
+          time = nil
+          issues.append(
+            TraceIssue(
+              line: record.line,
+              message: "kept a row without its time: \(TracePoint.outOfRange(text))"))
+        }
       }
       let point = TracePoint(
         time: time, coordinate: coordinate, elevation: number(.elevation), speed: number(.speed),

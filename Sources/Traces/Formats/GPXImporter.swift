@@ -83,7 +83,12 @@ struct GPXImporter: XMLHandler {
       case "ele" where depth == builder.depth + 1: builder.point.elevation = text.double
       case "time" where depth == builder.depth + 1:
         builder.point.time = text.isoTime
-        if builder.point.time == nil { builder.badTime = text.string }
+        if builder.point.time == nil {
+          builder.badTime = "'\(text.string)' is not ISO 8601"
+        } else if !TracePoint.timeRange.contains(builder.point.time!) {
+          builder.point.time = nil
+          builder.badTime = TracePoint.outOfRange(text.string)
+        }
       case "speed": builder.point.speed = text.double ?? builder.point.speed
       case "course": builder.point.course = text.double ?? builder.point.course
       case "accuracy", "horizontalAccuracy", "hAcc":
@@ -133,7 +138,7 @@ struct GPXImporter: XMLHandler {
       course: point.course, horizontalAccuracy: point.horizontalAccuracy)
     if let bad = builder.badTime {
       issues.append(
-        TraceIssue(line: line, message: "kept a point without its time: '\(bad)' is not ISO 8601"))
+        TraceIssue(line: line, message: "kept a point without its time: \(bad)"))
     }
     if current != nil {
       current!.points.append(point)

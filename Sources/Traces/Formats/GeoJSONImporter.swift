@@ -60,12 +60,23 @@ enum GeoJSONImporter {
       }
     }
 
-    func time(_ value: JSONValue?) -> Double? {
+    /// The time `value` gives, or `nil`; one outside ``TracePoint/timeRange`` is reported as
+    /// dropped from the point at `place`.
+    func time(_ value: JSONValue?, _ place: JSONPath) -> Double? {
+      let seconds: Double?
       switch value {
-      case .string(let s): ByteScan.isoTime(s) ?? ByteScan.double(s)
-      case .number(let n): n
-      default: nil
+      case .string(let s): seconds = ByteScan.isoTime(s) ?? ByteScan.double(s)
+      case .number(let n): seconds = n
+      default: seconds = nil
       }
+      guard let seconds, !TracePoint.timeRange.contains(seconds) else { return seconds }
+      let text: String
+      switch value {
+      case .string(let s): text = s
+      default: text = JSONText.number(seconds)
+      }
+      issue(place, "kept a point without its time: \(TracePoint.outOfRange(text))")
+      return nil
     }
 
     func numbers(_ value: JSONValue?) -> [Double?]? {
@@ -113,7 +124,7 @@ enum GeoJSONImporter {
       if case .string(let name) = properties["name"] ?? .null { track.name = name }
       for (index, position) in list.enumerated() {
         guard var p = point(position, at.appending(index: index)) else { continue }
-        p.time = times.flatMap { time($0[index]) }
+        p.time = times.flatMap { time($0[index], at.appending(index: index)) }
         if let elevations, elevations.count == list.count, p.elevation == nil {
           p.elevation = elevations[index]
         }
@@ -155,7 +166,7 @@ enum GeoJSONImporter {
         }
       case "Point":
         guard var p = point(coordinates, at) else { continue }
-        p.time = time(properties["time"] ?? properties["timestamp"])
+        p.time = time(properties["time"] ?? properties["timestamp"], place)
         if case .number(let s) = properties["speed"] ?? .null { p.speed = s }
         if case .number(let c) = properties["course"] ?? .null { p.course = c }
         if case .number(let a) = properties["accuracy"] ?? .null { p.horizontalAccuracy = a }

@@ -31,6 +31,13 @@ struct SUMOImporter: XMLHandler {
           TraceIssue(
             line: lines.line(of: offset),
             message: "timestep without a numeric time: its vehicles are skipped"))
+      } else if !TracePoint.timeRange.contains(time!) {
+        issues.append(
+          TraceIssue(
+            line: lines.line(of: offset),
+            message: "timestep time \(TracePoint.outOfRange(attributes.string("time") ?? "")): "
+              + "its vehicles are skipped"))
+        time = nil
       }
       return
     }

@@ -4,24 +4,45 @@ extension Trace {
   /// Reads the trace file at `path`, detecting its format from the content unless `format` is
   /// given.
   ///
-  /// The file is memory-mapped and XML is read as a stream of elements, so memory grows with
-  /// the points kept, not with the document. The trace's name is the file's own name for it
-  /// (GPX metadata) or else the file name without its extension.
+  /// The file is read into memory once, and XML is read from it as a stream of elements, so
+  /// memory grows with the file and the points kept. It is not memory-mapped: a mapped file
+  /// that another process truncates while it is read kills the reader (SIGBUS). A file larger
+  /// than `limits.maximumBytes` is refused before it is read. The trace's name is the file's
+  /// own name for it (GPX metadata) or else the file name without its extension.
   ///
   /// - Throws: ``TraceError`` naming `path`, the line (and column where known) and what was
   ///   expected.
   public static func read(
     contentsOf path: String, format: TraceFormat? = nil, limits: XMLLimits = XMLLimits()
   ) throws -> Trace {
+    try read(contentsOf: path, format: format, limits: limits, afterLoading: {})
+  }
+
+  /// ``read(contentsOf:format:limits:)``, calling `afterLoading` once the bytes are in memory
+  /// and before they are parsed (tests change the file there).
+  package static func read(
+    contentsOf path: String, format: TraceFormat?, limits: XMLLimits,
+    afterLoading: () throws -> Void
+  ) throws -> Trace {
+    let url = URL(fileURLWithPath: path)
     let data: Data
     do {
-      data = try Data(contentsOf: URL(fileURLWithPath: path), options: .alwaysMapped)
+      let size = try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int ?? 0
+      guard size <= limits.maximumBytes else {
+        throw TraceError(
+          .refused, file: path,
+          "the file is \(size) bytes, more than the limit of \(limits.maximumBytes)")
+      }
+      data = try Data(contentsOf: url)
+    } catch let error as TraceError {
+      throw error
     } catch {
       throw TraceError(.unreadable, file: path, "cannot be read: \(error.localizedDescription)")
     }
+    try afterLoading()
     var trace = try Trace(data: data, file: path, format: format, limits: limits)
     if trace.name == nil {
-      trace.name = URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
+      trace.name = url.deletingPathExtension().lastPathComponent
     }
     return trace
   }

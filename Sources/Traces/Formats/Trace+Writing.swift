@@ -6,8 +6,19 @@ extension Trace {
   /// The trace as text in `format`: GPX, GeoJSON or CSV.
   ///
   /// - Throws: ``TraceError`` with code ``TraceError/Code/invalidArgument`` for NMEA and SUMO,
-  ///   which GeoSim reads but does not write.
+  ///   which GeoSim reads but does not write, and for a point whose time lies outside
+  ///   ``TracePoint/timeRange``.
   public func text(in format: TraceFormat) throws -> String {
+    for (t, track) in tracks.enumerated() {
+      for (p, point) in track.points.enumerated() {
+        if let time = point.time, !TracePoint.timeRange.contains(time) {
+          throw TraceError(
+            .invalidArgument, file: nil,
+            "point \(p + 1) of track \(t + 1) has the time \(time) s after 1970: expected a "
+              + "time within the years 0000 to 9999")
+        }
+      }
+    }
     switch format {
     case .gpx: return gpxText
     case .geojson: return geoJSONText

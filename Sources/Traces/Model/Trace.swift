@@ -32,6 +32,21 @@ public struct TracePoint: Hashable, Sendable {
   }
 }
 
+extension TracePoint {
+  /// The times a point may carry, in seconds since 1970-01-01T00:00:00Z: from
+  /// 0000-01-01T00:00:00Z up to (not including) 10000-01-01T00:00:00Z, the years an ISO 8601
+  /// time of four digits can name.
+  ///
+  /// Importers keep a point whose time lies outside without its time and say so in
+  /// ``Trace/skipped``; synthesis and ``Trace/timed(speed:start:)`` refuse to make such times.
+  public static let timeRange: Range<Double> = -62_167_219_200..<253_402_300_800
+
+  /// Why `text`, read as a time, cannot be kept: for importers' issues.
+  package static func outOfRange(_ text: some StringProtocol) -> String {
+    "'\(text)' is outside the years 0000 to 9999 that a trace time may lie in"
+  }
+}
+
 /// One continuous movement: a GPX track or route, a SUMO vehicle, a GeoJSON feature.
 public struct TraceTrack: Hashable, Sendable {
   /// The name the file gives (a GPX `<name>`, a SUMO vehicle id), or `nil`.

@@ -69,10 +69,16 @@ public struct Waypoint: Hashable, Sendable {
 /// This is what `simctl location start --speed --interval` does along straight lines at
 /// constant speed, with acceleration added.
 public enum TraceSynthesis {
+  /// The shortest sampling interval, in seconds: finer sampling adds points, not accuracy.
+  public static let minimumInterval = 0.01
+  /// The most points one synthesized trace may have (about 80 bytes each in memory).
+  public static let maximumPointCount = 10_000_000
+
   /// The trace through `waypoints`, starting at `start` seconds since the epoch.
   ///
   /// - Throws: ``TraceError`` with code ``TraceError/Code/invalidArgument`` for fewer than two
-  ///   waypoints, or an interval that is not a positive number of seconds.
+  ///   waypoints, an interval shorter than ``minimumInterval`` seconds, a trace that would have
+  ///   more than ``maximumPointCount`` points, or times outside ``TracePoint/timeRange``.
   public static func trace(
     through waypoints: [Waypoint], profile: SpeedProfile, interval: Double = 1,
     start: Double = 0, name: String? = nil
@@ -82,9 +88,15 @@ public enum TraceSynthesis {
         .invalidArgument, file: nil,
         "expected at least two waypoints, got \(waypoints.count)")
     }
-    guard interval.isFinite, interval > 0 else {
+    guard interval.isFinite, interval >= minimumInterval else {
       throw TraceError(
-        .invalidArgument, file: nil, "interval \(interval) is not a positive number of seconds")
+        .invalidArgument, file: nil,
+        "interval \(interval): expected a number of seconds of at least \(minimumInterval)")
+    }
+    guard TracePoint.timeRange.contains(start) else {
+      throw TraceError(
+        .invalidArgument, file: nil,
+        "start \(start): expected seconds since 1970 within the years 0000 to 9999")
     }
     var points: [TracePoint] = []
     var time = start
@@ -103,11 +115,18 @@ public enum TraceSynthesis {
         while end < waypoints.count - 1, waypoints[end].dwell == 0, !waypoints[end + 1].teleport {
           end += 1
         }
-        travel(waypoints[index...end].map(\.coordinate), profile, interval, &time, &points)
+        try travel(waypoints[index...end].map(\.coordinate), profile, interval, &time, &points)
       }
       if waypoints[end].dwell > 0 {
         time += waypoints[end].dwell
         emit(waypoints[end].coordinate, speed: 0, course: nil)
+      }
+      guard TracePoint.timeRange.contains(time) else {
+        throw TraceError(
+          .invalidArgument, file: nil,
+          "the trace would reach waypoint \(end + 1) \(time) s after 1970, outside the years "
+            + "0000 to 9999 that a trace time may lie in; expected a faster speed or shorter dwells"
+        )
       }
       index = end
     }
@@ -118,7 +137,7 @@ public enum TraceSynthesis {
   private static func travel(
     _ path: [Coordinate], _ profile: SpeedProfile, _ interval: Double, _ time: inout Double,
     _ points: inout [TracePoint]
-  ) {
+  ) throws {
     let legs = zip(path, path.dropFirst()).map { Geodesic.wgs84.inverse(from: $0, to: $1) }
     let total = legs.reduce(0) { $0 + $1.distance }
     guard total > 0 else { return }
@@ -139,6 +158,19 @@ public enum TraceSynthesis {
       }
       let u = max(0, duration - t)
       return (total - 0.5 * b * u * u, b * u)
+    }
+    guard TracePoint.timeRange.contains(time + duration) else {
+      throw TraceError(
+        .invalidArgument, file: nil,
+        "\(duration) s of travel from \(time) s after 1970 would end outside the years 0000 to "
+          + "9999 that a trace time may lie in; expected a faster speed")
+    }
+    let samples = (duration / interval).rounded(.up)
+    guard samples.isFinite, Double(points.count) + samples <= Double(maximumPointCount) else {
+      throw TraceError(
+        .invalidArgument, file: nil,
+        "sampling \(duration) s of travel every \(interval) s would make \(samples < 1e15 ? String(Int(samples)) : "\(samples)") points, "
+          + "more than the \(maximumPointCount) a trace may have; expected a longer interval")
     }
     let t0 = time
     var k = 1.0
@@ -178,11 +210,16 @@ extension Trace {
   /// speed.
   ///
   /// - Throws: ``TraceError`` with code ``TraceError/Code/invalidArgument`` unless `speed` is a
-  ///   finite positive number of m/s.
+  ///   finite positive number of m/s and every time it gives lies in ``TracePoint/timeRange``.
   public func timed(speed: Double, start: Double = 0) throws -> Trace {
     guard speed.isFinite, speed > 0 else {
       throw TraceError(
         .invalidArgument, file: nil, "speed \(speed) is not a positive number of m/s")
+    }
+    guard TracePoint.timeRange.contains(start) else {
+      throw TraceError(
+        .invalidArgument, file: nil,
+        "start \(start): expected seconds since 1970 within the years 0000 to 9999")
     }
     var copy = self
     for t in copy.tracks.indices {
@@ -193,7 +230,15 @@ extension Trace {
           if let previous, let time = previous.time {
             let distance = Geodesic.wgs84.inverse(from: previous.coordinate, to: point.coordinate)
               .distance
-            point.time = time + distance / speed
+            let timed = time + distance / speed
+            guard TracePoint.timeRange.contains(timed) else {
+              throw TraceError(
+                .invalidArgument, file: nil,
+                "speed \(speed) m/s would time point \(p + 1) of track \(t + 1) at \(timed) s "
+                  + "after 1970, outside the years 0000 to 9999 that a trace time may lie in; "
+                  + "expected a faster speed")
+            }
+            point.time = timed
           } else {
             point.time = start
           }

@@ -104,7 +104,8 @@ package enum ByteScan {
   ///
   /// Accepts `YYYY-MM-DDTHH:MM:SS`, optional fractional seconds, and `Z`, `±HH:MM`, `±HHMM` or
   /// `±HH`; a space may stand for `T`; a time without a zone is read as UTC (GPX requires UTC).
-  static func isoTime(_ b: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> Double? {
+  package static func isoTime(_ b: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> Double?
+  {
     var i = start
     var e = end
     while i < e, isSpace(b[i]) { i += 1 }
@@ -160,7 +161,7 @@ package enum ByteScan {
   }
 
   /// ``isoTime(_:_:_:)`` over a string.
-  static func isoTime(_ text: some StringProtocol) -> Double? {
+  package static func isoTime(_ text: some StringProtocol) -> Double? {
     var s = String(text)
     return s.withUTF8 { isoTime($0, 0, $0.count) }
   }
@@ -191,13 +192,22 @@ package enum ByteScan {
 
   /// Seconds since the epoch as `YYYY-MM-DDTHH:MM:SS[.fff]Z`, rounded to the millisecond, with
   /// the fraction left out when it is zero and trailing zeros trimmed.
+  ///
+  /// A time outside ``TracePoint/timeRange`` (which readers and ``Trace/text(in:)`` refuse
+  /// first) is written as the nearest end of the range, and not-a-number as the epoch, so that
+  /// writing never traps.
   package static func isoText(_ seconds: Double) -> String {
-    let totalMilliseconds = Int64((seconds * 1_000).rounded())
+    let range = TracePoint.timeRange
+    let bounded = seconds.isNaN ? 0 : min(max(seconds, range.lowerBound), range.upperBound - 0.001)
+    let totalMilliseconds = Int64((bounded * 1_000).rounded())
     let (wholeSeconds, milliseconds) = floorDivide(totalMilliseconds, 1_000)
     let (days, secondOfDay) = floorDivide(wholeSeconds, 86_400)
     let date = civilFromDays(Int(days))
     func two(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }
-    var text = String(date.year) + "-" + two(date.month) + "-" + two(date.day)
+    let year = String(date.year)
+    var text =
+      String(repeating: "0", count: max(0, 4 - year.count)) + year + "-" + two(date.month) + "-"
+      + two(date.day)
     text += "T" + two(Int(secondOfDay / 3_600)) + ":" + two(Int(secondOfDay / 60 % 60))
     text += ":" + two(Int(secondOfDay % 60))
     if milliseconds != 0 {

@@ -20,7 +20,8 @@ enum TraceCommand {
                        [--speed walk|run|bike|car|train|M] [--interval S] [--start ISO8601]
                        [--to gpx|geojson|csv] [--out F]
       a trace through the waypoints with realistic acceleration, sampled every S seconds
-      (default 1), starting at rest; dwell is in seconds; a teleport jumps in one interval.
+      (default 1, at least 0.01; at most 10 million points), starting at rest; dwell is in
+      seconds; a teleport jumps in one interval.
 
     """
 
@@ -108,9 +109,12 @@ enum TraceCommand {
     let file = try args.option("--from-file")
     let profile = try SpeedProfile(parsing: try args.option("--speed") ?? "walk")
     let intervalText = try args.option("--interval") ?? "1"
-    guard let interval = Double(intervalText), interval > 0, interval.isFinite else {
+    guard let interval = Double(intervalText), interval >= TraceSynthesis.minimumInterval,
+      interval.isFinite
+    else {
       throw UsageError(
-        "geosim trace synth: --interval '\(intervalText)': expected a positive number of seconds")
+        "geosim trace synth: --interval '\(intervalText)': expected a number of seconds of at "
+          + "least \(TraceSynthesis.minimumInterval)")
     }
     var start = 0.0
     if let text = try args.option("--start") {
