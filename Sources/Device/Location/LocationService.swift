@@ -5,8 +5,9 @@ import SimKernel
 /// paused or waits for a one-shot fix. It alone owns that state and the sensor ticker, which it
 /// arms whenever a manager wants fixes and the app may have them.
 final class LocationService {
-  /// What the service keeps for one manager.
+  /// What the service keeps for one manager, and the manager, held weakly (the app owns it).
   private final class Updates {
+    weak var manager: LocationManager?
     var isUpdating = false
     var isPaused = false
     /// Updates were started while the app was in use (When In Use keeps them in the background).
@@ -16,17 +17,15 @@ final class LocationService {
     var oneShot: (deadline: SimTime, best: Location?)?
 
     var wantsFixes: Bool { (isUpdating && !isPaused) || oneShot != nil }
-  }
 
-  private struct Entry {
-    weak var manager: LocationManager?
-    let updates: Updates
+    init(_ manager: LocationManager) { self.manager = manager }
   }
 
   /// The phone owns this service, so it outlives it: no reference counting on the hot path.
   private unowned(unsafe) let phone: Phone
   private let sensor: (any LocationSensor)?
-  private var entries: [Entry] = []
+  /// A class per manager, so that walking them copies no weak reference.
+  private var entries: [Updates] = []
   private var managerCount = 0
   private var missedFixWhileSuspended = false
   /// The most recent fix delivered on this phone (CoreLocation's cached location).
@@ -53,7 +52,7 @@ final class LocationService {
   }
 
   func adopt(_ manager: LocationManager) {
-    entries.append(Entry(manager: manager, updates: Updates()))
+    entries.append(Updates(manager))
     phone.record(LocationEvent.managerCreated(manager: manager.identifier))
     call(manager) { $0.delegate?.locationManagerDidChangeAuthorization($0) }
   }
@@ -63,16 +62,15 @@ final class LocationService {
   @inline(__always)
   private func forEachLive(_ body: (LocationManager, Updates) -> Void) {
     let generation = process.generation
-    // By index: iterating the entries would copy (and destroy) each weak reference.
-    for i in entries.indices {
-      if let m = entries[i].manager, m.generation == generation { body(m, entries[i].updates) }
+    for u in entries {
+      if let m = u.manager, m.generation == generation { body(m, u) }
     }
   }
 
   private func anyLive(_ predicate: (LocationManager, Updates) -> Bool) -> Bool {
     let generation = process.generation
-    for i in entries.indices {
-      if let m = entries[i].manager, m.generation == generation, predicate(m, entries[i].updates) {
+    for u in entries {
+      if let m = u.manager, m.generation == generation, predicate(m, u) {
         return true
       }
     }
@@ -80,7 +78,7 @@ final class LocationService {
   }
 
   private func updates(of manager: LocationManager) -> Updates? {
-    entries.first { $0.manager === manager }?.updates
+    entries.first { $0.manager === manager }
   }
 
   /// Calls into the app with `manager`, asynchronously (see ``AppProcess/call(_:)``).
