@@ -44,7 +44,7 @@ public struct RunReport {
       do {
         document = try JSONDocument(parsing: reportJSON)
       } catch {
-        throw ScenarioReportError(file: file, syntax: error)
+        throw ScenarioReportError(report: file, syntax: error)
       }
       summary = try ScenarioSummary(reading: document, file: file)
       json = document.root

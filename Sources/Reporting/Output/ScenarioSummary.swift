@@ -158,42 +158,21 @@ public struct ScenarioSummary: Sendable, Hashable {
   }
 }
 
-/// A scenario report that cannot be read back: the file, the place in it and what was
+/// A scenario report that cannot be read back: a ``ScenarioError`` with the code
+/// ``ScenarioError/Code/invalidReport``, naming the report file, the place in it and what was
 /// expected there.
-public struct ScenarioReportError: Error, Sendable, Hashable, CustomStringConvertible {
-  /// The report file.
-  public let file: String
-  /// The 1-based line, where known.
-  public let line: Int?
-  /// The 1-based column, where known.
-  public let column: Int?
-  /// The JSON path of the offending value (`expectations[2].passed`); empty for the whole file.
-  public let path: String
-  /// What was expected, and what was found.
-  public let message: String
+public typealias ScenarioReportError = ScenarioError
 
-  /// An error at `path` in `file`.
-  public init(file: String, line: Int?, column: Int?, path: String, _ message: String) {
-    self.file = file
-    self.line = line
-    self.column = column
-    self.path = path
-    self.message = message
+extension ScenarioError {
+  /// An error at `path` in the report `file`.
+  init(report file: String, line: Int?, column: Int?, path: String, _ message: String) {
+    self.init(
+      file: file, path: path, line: line, column: column, code: .invalidReport, message)
   }
 
-  /// The syntax error that keeps `file` from being read as JSON at all.
-  init(file: String, syntax error: JSONSyntaxError) {
-    self.init(file: file, line: error.line, column: error.column, path: "", error.message)
-  }
-
-  /// `file:line:column: path: message`, leaving out what is unknown.
-  public var description: String {
-    var place = file
-    if let line {
-      place += ":\(line)"
-      if let column { place += ":\(column)" }
-    }
-    return path.isEmpty ? "\(place): \(message)" : "\(place): \(path): \(message)"
+  /// The syntax error that keeps the report `file` from being read as JSON at all.
+  init(report file: String, syntax error: JSONSyntaxError) {
+    self.init(report: file, line: error.line, column: error.column, path: "", error.message)
   }
 }
 
@@ -205,7 +184,8 @@ private struct SummaryReader {
   func problem(_ path: JSONPath, _ message: String) -> ScenarioReportError {
     let location = document.nearestLocation(of: path)
     return ScenarioReportError(
-      file: file, line: location.line, column: location.column, path: path.description, message)
+      report: file, line: location.line, column: location.column, path: path.description,
+      message)
   }
 
   func has(_ path: JSONPath) throws(ScenarioReportError) -> Bool {

@@ -237,7 +237,7 @@ enum ReplayCommand {
         data = try Data(contentsOf: reportURL)
       } catch {
         throw ScenarioReportError(
-          file: reportURL.path, line: nil, column: nil, path: "",
+          file: reportURL.path, path: "", code: .invalidReport,
           "cannot be read: \(error.localizedDescription)")
       }
       let figures = ["map.svg", "latency.svg"].compactMap { name -> (String, String)? in
