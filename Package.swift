@@ -16,6 +16,7 @@ let package = Package(
     .library(name: "ReferenceAppCatalog", targets: ["ReferenceAppCatalog"]),
     .library(name: "Reporting", targets: ["Reporting"]),
     .library(name: "GeoSimTesting", targets: ["GeoSimTesting"]),
+    .library(name: "GeoSimFrameworks", targets: ["GeoSimFrameworks"]),
     .executable(name: "geosim", targets: ["geosim"]),
   ],
   targets: [
@@ -40,6 +41,7 @@ let package = Package(
       name: "Cloud", dependencies: ["CSQLite", "CSV", "Errors", "Geo", "JSON", "SimKernel"],
       resources: [.copy("Resources/languages"), .copy("Resources/places")]),
     .target(name: "Traces", dependencies: ["CSV", "Geo", "JSON"]),
+    .target(name: "GeoSimFrameworks", dependencies: ["Device", "Geo", "SimKernel"]),
     .target(
       name: "ReferenceApps", dependencies: ["Cloud", "Device", "Geo", "JSON", "SimKernel"]),
     .target(name: "Referee", dependencies: ["Geo", "SimKernel"]),
@@ -63,6 +65,10 @@ let package = Package(
       name: "GeoTests", dependencies: ["Geo", "JSON", "SimKernel"],
       resources: [.copy("Fixtures")]),
     .testTarget(name: "JSONTests", dependencies: ["JSON"]),
+    // The iOS-style code under test compiles in the language mode most app targets use.
+    .testTarget(
+      name: "FrameworksTests", dependencies: ["Device", "Geo", "GeoSimFrameworks", "SimKernel"],
+      swiftSettings: [.swiftLanguageMode(.v5)]),
     .testTarget(name: "CSVTests", dependencies: ["CSV"]),
     .testTarget(name: "SimKernelTests", dependencies: ["SimKernel"]),
     .testTarget(name: "DeviceTests", dependencies: ["Device", "Geo", "SimKernel"]),

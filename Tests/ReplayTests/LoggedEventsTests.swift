@@ -101,7 +101,7 @@ import Testing
     #expect(try assemblyError("app", "state") == nil)
     #expect(try assemblyError("app", "fix") == nil)
     let error = try #require(try assemblyError("app", "fixes"))
-    #expect(error.contains("state, fix"))
+    #expect(error.contains("state, workDropped, fix"))
     #expect(error.contains("declares its own events when it is registered"))
   }
 }

@@ -25,6 +25,9 @@ public enum PhoneEvent: LogEvent, Hashable {
 public enum AppLifecycleEvent: LogEvent, Hashable {
   /// The app entered `state`; `reason` is set when the process was started.
   case state(AppState, reason: LaunchReason?)
+  /// The process ended with `count` pieces of its code's work still queued (timers, blocks,
+  /// tasks), which ended with it.
+  case workDropped(count: Int)
 
   /// The component that records these events.
   public static let source = "app"
@@ -33,10 +36,19 @@ public enum AppLifecycleEvent: LogEvent, Hashable {
     LogEventDeclaration(
       source, "state", fields: ["state", "reason"],
       "The app entered a state (foreground, background, suspended, notRunning); `reason` when it was launched."
-    )
+    ),
+    LogEventDeclaration(
+      source, "workDropped", fields: ["count"],
+      "The app's process ended with work its code had queued (timers, main-queue blocks, tasks); it ended with the process."
+    ),
   ]
   /// The event's name in the log.
-  public var name: String { "state" }
+  public var name: String {
+    switch self {
+    case .state: "state"
+    case .workDropped: "workDropped"
+    }
+  }
   /// The event's fields, in the log's order.
   public var fields: [LogField] {
     switch self {
@@ -44,6 +56,7 @@ public enum AppLifecycleEvent: LogEvent, Hashable {
       var fields = [LogField("state", .string(state.rawValue))]
       if let reason { fields.append(LogField("reason", .string(reason.rawValue))) }
       return fields
+    case .workDropped(let count): return [LogField("count", .int(Int64(count)))]
     }
   }
 }

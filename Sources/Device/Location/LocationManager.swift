@@ -26,7 +26,8 @@ public final class LocationManager {
 
   /// A number identifying this manager in the event log.
   public let identifier: Int
-  unowned let phone: Phone
+  /// The phone the manager belongs to.
+  public unowned let phone: Phone
   /// The app instance that created the manager; a relaunch makes it stale.
   let generation: Int
 
@@ -103,7 +104,19 @@ public final class LocationManager {
 
   /// Stops monitoring `region` (matched by identifier).
   public func stopMonitoring(for region: CircularRegion) {
-    phone.regions.stopMonitoring(region)
+    phone.regions.stopMonitoring(identifier: region.identifier)
+  }
+
+  /// Stops monitoring the app's region called `identifier`, if it monitors one.
+  public func stopMonitoring(identifier: String) {
+    phone.regions.stopMonitoring(identifier: identifier)
+  }
+
+  /// Records that a region the app asked for could not be monitored, for a reason found before
+  /// it reached the phone (a layer above checks the region's shape); the delegate is the
+  /// caller's to tell.
+  public func recordMonitoringFailure(identifier: String, reason: String) {
+    phone.record(RegionEvent.monitoringDidFail(identifier: identifier, reason: reason))
   }
 
   /// Asks for `region`'s current state; the answer comes through

@@ -32,6 +32,8 @@ public final class Phone {
   /// The app's notification center; pending and delivered notifications survive relaunches.
   public private(set) lazy var notificationCenter = UserNotificationCenter(phone: self)
   private var defaultsByDomain: [String: KeyValueStore] = [:]
+  private var createdRunLoop: AppRunLoop?
+  private var attachments: [ObjectIdentifier: AnyObject] = [:]
   private let sensor: (any LocationSensor)?
   /// The phone's own randomness (stale first fixes, region misses and latencies).
   var random: RandomStream
@@ -58,6 +60,27 @@ public final class Phone {
     simulation.log.record(event, at: simulation.now)
   }
 
+  /// The app's main thread: the work its code queues, run in virtual time.
+  public var runLoop: AppRunLoop {
+    if let createdRunLoop { return createdRunLoop }
+    let runLoop = AppRunLoop(phone: self)
+    createdRunLoop = runLoop
+    return runLoop
+  }
+
+  /// The run loop if the app's code has used one.
+  var runLoopIfCreated: AppRunLoop? { createdRunLoop }
+
+  /// The phone's one instance of `type`, made by `make` on first use: state a layer above the
+  /// phone keeps per phone (the Apple-named objects bound to it), gone with the phone.
+  public func attachment<T: AnyObject>(_ type: T.Type, _ make: () -> T) -> T {
+    let key = ObjectIdentifier(type)
+    if let existing = attachments[key] { return unsafeDowncast(existing, to: T.self) }
+    let made = make()
+    attachments[key] = made
+    return made
+  }
+
   // MARK: State
 
   /// The app's state.
@@ -66,6 +89,8 @@ public final class Phone {
   public var runningApp: (any SimulatedApp)? { process.app }
   /// The most recent fix delivered on this phone (CoreLocation's cached location).
   public var lastKnownLocation: Location? { location.lastKnownLocation }
+  /// The app's location authorization.
+  public var authorizationStatus: AuthorizationStatus { authorization.status }
   /// Whether Location Services are on system-wide.
   public var locationServicesEnabled: Bool { authorization.state.servicesEnabled }
   /// Whether Airplane mode is on.

@@ -61,10 +61,10 @@ final class RegionService {
 
   /// Stops watching the app's region with `region`'s identifier; logged as `stopMonitoring`
   /// when one was watched.
-  func stopMonitoring(_ region: CircularRegion) {
-    guard monitor.isWatched(identifier: region.identifier, owner: .app) else { return }
-    monitor.stopMonitoring(identifier: region.identifier)
-    phone.record(RegionEvent.stopMonitoring(identifier: region.identifier))
+  func stopMonitoring(identifier: String) {
+    guard monitor.isWatched(identifier: identifier, owner: .app) else { return }
+    monitor.stopMonitoring(identifier: identifier)
+    phone.record(RegionEvent.stopMonitoring(identifier: identifier))
     rearm()
   }
 

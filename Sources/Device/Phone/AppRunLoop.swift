@@ -1,0 +1,203 @@
+import SimKernel
+
+/// The app's main thread in virtual time: the work its code queues — main-queue blocks, timers,
+/// sleeping tasks, awaited framework answers — run as kernel events of the world that owns the
+/// phone, in the order they were queued, and only while the app's process runs.
+///
+/// Work follows the process as on iOS: while the app is suspended it waits, and runs when the
+/// app runs again; when the process ends it is gone (the log records how much, as
+/// `app`/`workDropped`). What is still queued when a run ends is listed by ``pendingWork``, so
+/// nothing the app asked for disappears without a trace.
+///
+/// A run loop belongs to its phone's thread: work queued from any other thread is a
+/// programming error that stops the process with a message saying so.
+public final class AppRunLoop {
+  /// The phone owns its run loop, so it outlives it.
+  private unowned(unsafe) let phone: Phone
+  private var items: [Int: PendingAppWork] = [:]
+  private var nextItem = 0
+  /// The executor that runs Swift concurrency jobs of the app (its main actor and its tasks).
+  public private(set) lazy var executor = AppExecutor(runLoop: self)
+
+  init(phone: Phone) {
+    self.phone = phone
+  }
+
+  /// The phone this run loop belongs to.
+  public var owner: Phone { phone }
+
+  /// Runs `body` in the app at the current instant, after everything already queued (a
+  /// `DispatchQueue.main.async`).
+  ///
+  /// - Parameter label: what the work is, for ``pendingWork`` (the code's file and line).
+  public func enqueue(_ label: String, _ body: @escaping () -> Void) {
+    let item = register(.queued, label, due: phone.simulation.now)
+    phone.process.call { [unowned(unsafe) self] in
+      self.items[item] = nil
+      body()
+    }
+  }
+
+  /// Runs `body` in the app after `delay` (a timer or a sleep), unless cancelled first.
+  ///
+  /// - Parameters:
+  ///   - delay: the delay; `nil` means never (a deadline past the simulation's calendar), so
+  ///     the work stays pending for the rest of the run.
+  ///   - kind: what kind of work waits.
+  ///   - label: what the work is, for ``pendingWork``.
+  /// - Returns: a handle that cancels the work.
+  @discardableResult
+  public func schedule(
+    after delay: SimDuration?, kind: PendingAppWork.Kind = .timer, _ label: String,
+    _ body: @escaping () -> Void
+  ) -> AppWorkItem {
+    let simulation = phone.simulation
+    let due = delay.flatMap(Self.instant(after: simulation.now))
+    let item = register(kind, label, due: due)
+    var handle: EventHandle?
+    if let due {
+      handle = checkedScheduling {
+        try simulation.schedule(at: due) { [unowned(unsafe) self] in
+          guard self.items[item] != nil else { return }
+          self.enqueue(label) { [unowned(unsafe) self] in
+            guard self.items.removeValue(forKey: item) != nil else { return }
+            body()
+          }
+        }
+      }
+    }
+    return AppWorkItem(runLoop: self, item: item, event: handle)
+  }
+
+  /// Marks the start of a wait for an answer the system will give later (an awaited framework
+  /// call); ``AppWorkItem/cancel()`` ends it. A wait still open when the run ends is listed
+  /// in ``pendingWork``.
+  public func beginWaiting(_ label: String) -> AppWorkItem {
+    AppWorkItem(runLoop: self, item: register(.waiting, label, due: nil), event: nil)
+  }
+
+  /// Everything the app queued that has not run: in the order it was queued.
+  public var pendingWork: [PendingAppWork] {
+    items.sorted { $0.key < $1.key }.map(\.value)
+  }
+
+  /// The process ended: its queued work ended with it.
+  func processEnded() {
+    guard !items.isEmpty else { return }
+    let count = items.count
+    items.removeAll()
+    phone.record(AppLifecycleEvent.workDropped(count: count))
+  }
+
+  fileprivate func finish(_ item: Int, event: EventHandle?) {
+    guard items.removeValue(forKey: item) != nil else { return }
+    if let event { phone.simulation.cancel(event) }
+  }
+
+  private func register(_ kind: PendingAppWork.Kind, _ label: String, due: SimTime?) -> Int {
+    Phone.requireCurrent(phone, doing: label)
+    nextItem += 1
+    items[nextItem] = PendingAppWork(
+      kind: kind, label: label, queuedAt: phone.simulation.now, due: due)
+    return nextItem
+  }
+
+  /// The instant `delay` after `now`, or `nil` if it is past the last representable instant.
+  private static func instant(after now: SimTime) -> (SimDuration) -> SimTime? {
+    { delay in
+      let (sum, overflow) = now.nanoseconds.addingReportingOverflow(max(delay.nanoseconds, 0))
+      return overflow ? nil : SimTime(nanoseconds: sum)
+    }
+  }
+
+  /// `seconds` as a delay: negative ones are due at once (as Dispatch runs a past deadline at
+  /// once), and `nil` for one too long for the simulation's calendar (about 292 years) or not
+  /// a number.
+  public static func delay(seconds: Double) -> SimDuration? {
+    guard !seconds.isNaN else { return nil }
+    guard seconds > 0 else { return .zero }
+    guard seconds < 9.2e9 else { return nil }
+    return .seconds(seconds)
+  }
+}
+
+/// Work the app queued that has not run yet.
+public struct PendingAppWork: Hashable, Sendable, CustomStringConvertible {
+  /// What kind of work it is.
+  public enum Kind: String, Hashable, Sendable {
+    /// Queued to run at once (a main-queue block, a task's next step), waiting for its turn or
+    /// for the app to run again.
+    case queued
+    /// Due at a later instant (a timer, `asyncAfter`).
+    case timer
+    /// A task sleeping until a later instant (`Task.sleep`).
+    case sleep
+    /// Awaiting an answer from the system (a location, a permission, a geocode).
+    case waiting
+  }
+
+  /// What kind of work it is.
+  public var kind: Kind
+  /// What the work is: the code's file and line, and the API.
+  public var label: String
+  /// When it was queued.
+  public var queuedAt: SimTime
+  /// When it is due, if it has a deadline.
+  public var due: SimTime?
+
+  /// "timer DispatchQueue.main.asyncAfter at CheckIn.swift:12, queued at 12 s, due at 600 s".
+  public var description: String {
+    var text = "\(kind.rawValue) \(label), queued at \(queuedAt.seconds) s"
+    if let due { text += ", due at \(due.seconds) s" }
+    return text
+  }
+}
+
+/// A handle on queued work: cancelling it takes it off the run loop.
+public struct AppWorkItem {
+  fileprivate unowned(unsafe) let runLoop: AppRunLoop
+  fileprivate let item: Int
+  fileprivate let event: EventHandle?
+
+  /// Takes the work off the run loop if it has not run; does nothing otherwise.
+  public func cancel() {
+    runLoop.finish(item, event: event)
+  }
+}
+
+/// Runs the app's Swift concurrency jobs on its run loop: the executor of the app's main actor
+/// and the preferred executor of its tasks, so that `await`, `Task { }` and `@MainActor` code run
+/// in virtual time, one job at a time, in a deterministic order.
+public final class AppExecutor: SerialExecutor, TaskExecutor, @unchecked Sendable {
+  // Unchecked: a world runs on one thread; `AppRunLoop` stops the process if a job is queued
+  // from any other.
+  private unowned(unsafe) let runLoop: AppRunLoop
+
+  init(runLoop: AppRunLoop) {
+    self.runLoop = runLoop
+  }
+
+  /// Queues `job` on the app's run loop.
+  public func enqueue(_ job: consuming ExecutorJob) {
+    let job = UnownedJob(job)
+    runLoop.enqueue("a Swift task") { [unowned(unsafe) self] in
+      job.runSynchronously(
+        isolatedTo: self.asUnownedSerialExecutor(), taskExecutor: self.asUnownedTaskExecutor())
+    }
+  }
+
+  /// This executor as a serial executor reference.
+  public func asUnownedSerialExecutor() -> UnownedSerialExecutor {
+    UnownedSerialExecutor(ordinary: self)
+  }
+
+  /// This executor as a task executor reference.
+  public func asUnownedTaskExecutor() -> UnownedTaskExecutor {
+    UnownedTaskExecutor(ordinary: self)
+  }
+
+  /// Stops the process unless the calling thread is running this executor's world.
+  public func checkIsolated() {
+    Phone.requireCurrent(runLoop.owner, doing: "code isolated to the app's main actor")
+  }
+}

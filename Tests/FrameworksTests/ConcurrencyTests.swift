@@ -1,0 +1,132 @@
+import Device
+import Foundation
+import Geo
+import GeoSimFrameworks
+import SimKernel
+import Testing
+
+@Suite("iOS concurrency in virtual time")
+struct ConcurrencyTests {
+  /// A walk east along 35.68° N at 1 m/s from 1 km west of the circle's centre.
+  static func walk(_ time: SimTime) -> Coordinate? {
+    let metresPerDegree = 111_320 * cos(35.68 * .pi / 180)
+    let x = -1_000 + time.seconds
+    return try? Coordinate(latitude: 35.68, longitude: 139.76 + x / metresPerDegree)
+  }
+
+  @Test("a main-queue block asking for permission runs, and the app's work follows in time")
+  func mainQueueBlockRuns() throws {
+    var counter: VisitCounter?
+    let world = TestWorld(
+      user: UserScript(answers: [.location: [.allowWhileUsing], .alwaysUpgrade: [.changeToAlways]]),
+      truth: Self.walk
+    ) {
+      let made = VisitCounter(
+        center: CLLocationCoordinate2D(latitude: 35.68, longitude: 139.76), radius: 100)
+      counter = made
+      return made
+    }
+    try world.launchAndRun(until: 1_800)
+    let notes = try #require(counter).notes
+    #expect(notes.first == "authorization notDetermined")
+    #expect(notes.dropFirst().first == "asking")
+    #expect(notes.contains("authorization authorizedAlways"))
+    #expect(notes.contains("entered place"))
+    #expect(notes.contains("30 s after entering"))
+    #expect(notes.contains("left place"))
+    #expect(notes.contains("5 s after leaving"))
+    #expect(notes.filter { $0.hasPrefix("sampled at ") }.count >= 10)
+    // The fix's timestamp is a date in the world's calendar, 2026-04-01 and later.
+    let fix = try #require(counter?.lastFix)
+    #expect(fix.timestamp.timeIntervalSince1970 > 1_775_001_600)
+    #expect(fix.timestamp.timeIntervalSince1970 <= 1_775_001_600 + 1_800)
+  }
+
+  @Test("the same world twice gives the same notes")
+  func deterministic() throws {
+    func run() throws -> [String] {
+      var counter: VisitCounter?
+      let world = TestWorld(
+        user: UserScript(answers: [
+          .location: [.allowWhileUsing], .alwaysUpgrade: [.changeToAlways],
+        ]),
+        truth: Self.walk
+      ) {
+        let made = VisitCounter(
+          center: CLLocationCoordinate2D(latitude: 35.68, longitude: 139.76), radius: 100)
+        counter = made
+        return made
+      }
+      try world.launchAndRun(until: 1_800)
+      return counter?.notes ?? []
+    }
+    #expect(try run() == run())
+  }
+
+  @Test("work still queued when the run ends is listed, with where it was queued")
+  func pendingWorkIsListed() throws {
+    var counter: VisitCounter?
+    let world = TestWorld(
+      user: UserScript(answers: [.location: [.allowWhileUsing], .alwaysUpgrade: [.changeToAlways]]),
+      truth: Self.walk
+    ) {
+      let made = VisitCounter(
+        center: CLLocationCoordinate2D(latitude: 35.68, longitude: 139.76), radius: 100)
+      counter = made
+      return made
+    }
+    try world.launchAndRun(until: 1_800)
+    let pending = world.phone.runLoop.pendingWork
+    #expect(pending.count == 1)
+    #expect(pending.first?.kind == .timer)
+    #expect(
+      pending.first?.label.hasPrefix("Timer.scheduledTimer at FrameworksTests/Visits.swift:")
+        == true)
+    world.phone.makeCurrent { counter?.stopSampling() }
+    #expect(world.phone.runLoop.pendingWork.isEmpty)
+  }
+
+  @Test("a terminated app's queued work ends with its process, and the log says how much")
+  func terminationDropsWork() throws {
+    let world = TestWorld(truth: Self.walk) {
+      let made = VisitCounter(
+        center: CLLocationCoordinate2D(latitude: 35.68, longitude: 139.76), radius: 100)
+      return made
+    }
+    try world.phone.makeCurrent {
+      try world.phone.launchApp()
+      // The main-queue block is queued but has not run: the launch is at this instant.
+      world.phone.terminateApp()
+    }
+    try world.run(until: 10)
+    #expect(world.logNames.contains("app.workDropped"))
+    #expect(world.phone.runLoop.pendingWork.isEmpty)
+  }
+
+  @Test("two worlds on two threads never see each other's phone")
+  func twoWorldsOnTwoThreads() async throws {
+    @Sendable func notes(seed: UInt64) throws -> [String] {
+      var counter: VisitCounter?
+      let world = TestWorld(
+        seed: seed,
+        user: UserScript(answers: [
+          .location: [.allowWhileUsing], .alwaysUpgrade: [.changeToAlways],
+        ]),
+        truth: Self.walk
+      ) {
+        let made = VisitCounter(
+          center: CLLocationCoordinate2D(latitude: 35.68, longitude: 139.76), radius: 100)
+        counter = made
+        return made
+      }
+      try world.launchAndRun(until: 600)
+      return counter?.notes ?? []
+    }
+    let alone = try notes(seed: 7)
+    async let a = _Concurrency.Task.detached { try (0..<5).map { _ in try notes(seed: 7) } }.value
+    async let b = _Concurrency.Task.detached { try (0..<5).map { _ in try notes(seed: 7) } }.value
+    let (first, second) = try await (a, b)
+    #expect(first.allSatisfy { $0 == alone })
+    #expect(second.allSatisfy { $0 == alone })
+  }
+}

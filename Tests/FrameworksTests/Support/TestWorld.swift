@@ -1,0 +1,88 @@
+import Device
+import Foundation
+import Geo
+import SimKernel
+
+/// A sensor that reports a path exactly, for checking the framework layer apart from noise.
+final class PathSensor: LocationSensor {
+  let updateInterval = SimDuration.seconds(1)
+  let truth: (SimTime) -> Coordinate?
+
+  init(truth: @escaping (SimTime) -> Coordinate?) {
+    self.truth = truth
+  }
+
+  func reading(at time: SimTime, desiredAccuracy: Double, reducedAccuracy: Bool) -> SensorReading {
+    guard let coordinate = truth(time) else { return .silent }
+    return .fix(
+      Location(coordinate: coordinate, horizontalAccuracy: 5, speed: 1, course: 0, timestamp: time))
+  }
+
+  func coarseEstimate(at time: SimTime) -> Location? {
+    truth(time).map { Location(coordinate: $0, horizontalAccuracy: 100, timestamp: time) }
+  }
+}
+
+/// Launches whatever `make` builds, as the phone launches an app: a fresh object per process.
+final class HostApp: SimulatedApp {
+  let make: () -> AnyObject
+  private(set) var app: AnyObject?
+
+  init(_ make: @escaping () -> AnyObject) {
+    self.make = make
+  }
+
+  func didLaunch(on phone: Phone, reason: LaunchReason) {
+    app = make()
+  }
+}
+
+/// A world of one phone running iOS-style code: the phone is current while the world runs.
+final class TestWorld {
+  let simulation: Simulation
+  let phone: Phone
+  let host: HostApp
+
+  /// Phone parameters without the region monitoring's miss coin, so that a check of the
+  /// framework layer does not depend on the calibration's randomness.
+  static let certain: PhoneParameters = {
+    var parameters = PhoneParameters()
+    parameters.regionMonitoring.missProbability = 0
+    return parameters
+  }()
+
+  /// A world starting 2026-04-01T00:00:00Z whose phone follows `truth` and answers prompts
+  /// with `user`.
+  init(
+    seed: UInt64 = 1, parameters: PhoneParameters = TestWorld.certain,
+    user: UserScript = UserScript(),
+    truth: @escaping (SimTime) -> Coordinate? = { _ in
+      try? Coordinate(latitude: 35.68, longitude: 139.76)
+    },
+    app make: @escaping () -> AnyObject
+  ) {
+    simulation = Simulation(epoch: Date(timeIntervalSince1970: 1_775_001_600), seed: seed)
+    phone = Phone(
+      simulation: simulation, geos: GEOSContext(), sensor: PathSensor(truth: truth),
+      parameters: parameters, user: user)
+    let host = HostApp(make)
+    self.host = host
+    phone.install { host }
+  }
+
+  /// Launches the app at once and runs the world to `seconds`.
+  func launchAndRun(until seconds: Double) throws {
+    try phone.makeCurrent {
+      try phone.launchApp()
+      try simulation.run(until: .seconds(seconds))
+    }
+  }
+
+  /// Runs the world further, to `seconds`.
+  func run(until seconds: Double) throws {
+    try phone.makeCurrent { try simulation.run(until: .seconds(seconds)) }
+  }
+
+  /// The log's `source`/`event` names, in order.
+  var logNames: [String] { simulation.log.entries.map { "\($0.source).\($0.event)" } }
+}
