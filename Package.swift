@@ -58,8 +58,8 @@ let package = Package(
     .executableTarget(
       name: "geosim",
       dependencies: [
-        "Cloud", "Device", "Geo", "JSON", "ReferenceAppCatalog", "Referee", "Replay",
-        "Reporting", "SimKernel", "Traces",
+        "Cloud", "Device", "Geo", "GeoSimFrameworks", "JSON", "ReferenceAppCatalog", "Referee",
+        "Replay", "Reporting", "SimKernel", "Traces",
       ]),
     .testTarget(
       name: "GeoTests", dependencies: ["Geo", "JSON", "SimKernel"],

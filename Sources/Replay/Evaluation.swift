@@ -13,6 +13,7 @@ extension World {
     result.timelineErrors = timelineErrors.map(\.description)
     result.traceIssues = traceIssues
     result.eventCount = simulation.log.entries.count
+    result.pendingWork = phone.runLoopIfUsed?.pendingWork ?? []
     result.expectations = scenario.expectations.map(evaluate)
     return result
   }

@@ -1,4 +1,6 @@
+import Device
 import JSON
+import SimKernel
 
 /// What a replay came to: each expectation's result, timeline errors and any crash.
 public struct ReplayResult: Sendable, Hashable {
@@ -20,6 +22,9 @@ public struct ReplayResult: Sendable, Hashable {
   public var crash: Crash?
   /// Entries in the event log.
   public var eventCount: Int
+  /// Work the app's code queued that had not run when the run ended (timers, sleeping tasks,
+  /// awaited answers, blocks of a suspended app), in the order it was queued.
+  public var pendingWork: [PendingAppWork]
 
   /// A crash of the app model: a trap in its process, reported by the runner.
   public struct Crash: Sendable, Hashable {
@@ -47,6 +52,7 @@ public struct ReplayResult: Sendable, Hashable {
     self.traceIssues = []
     self.crash = nil
     self.eventCount = 0
+    self.pendingWork = []
   }
 
   /// Something an importer skipped or noted in a trace file the scenario uses.
@@ -166,6 +172,7 @@ public struct ReplayResult: Sendable, Hashable {
       "timelineErrors": .array(timelineErrors.map { .string($0) }),
       "traceIssues": .array(traceIssues.map(\.json)),
       "eventCount": .number(Double(eventCount)),
+      "pendingWork": .array(pendingWork.map(\.json)),
     ]
     if let file { object["file"] = .string(file) }
     if let crash {
@@ -186,7 +193,8 @@ public struct ReplayResult: Sendable, Hashable {
       case .array(let expectations)? = o["expectations"],
       case .array(let timelineErrors)? = o["timelineErrors"],
       case .array(let traceIssues)? = o["traceIssues"],
-      case .number(let eventCount)? = o["eventCount"]
+      case .number(let eventCount)? = o["eventCount"],
+      case .array(let pendingWork)? = o["pendingWork"]
     else { return nil }
     self.scenario = name
     if case .string(let file)? = o["file"] { self.file = file } else { self.file = nil }
@@ -217,6 +225,43 @@ public struct ReplayResult: Sendable, Hashable {
       self.crash = nil
     }
     self.eventCount = Int(eventCount)
+    var work: [PendingAppWork] = []
+    for item in pendingWork {
+      guard let pending = PendingAppWork(json: item) else { return nil }
+      work.append(pending)
+    }
+    self.pendingWork = work
+  }
+}
+
+extension PendingAppWork {
+  /// The latest simulated second an instant can be written as (about 292 years).
+  public static let latestSecond = 9.2e9
+
+  /// The work as JSON: `kind`, `label`, `queuedAt` and `due` in simulated seconds (`due` only
+  /// when it has a deadline).
+  public var json: JSONValue {
+    var object: [String: JSONValue] = [
+      "kind": .string(kind.rawValue), "label": .string(label),
+      "queuedAt": .number(queuedAt.seconds),
+    ]
+    if let due { object["due"] = .number(due.seconds) }
+    return .object(object)
+  }
+
+  init?(json: JSONValue) {
+    guard case .object(let o) = json, case .string(let kindName)? = o["kind"],
+      let kind = Kind(rawValue: kindName), case .string(let label)? = o["label"],
+      case .number(let queuedAt)? = o["queuedAt"], (0...Self.latestSecond).contains(queuedAt)
+    else { return nil }
+    var due: SimTime?
+    switch o["due"] {
+    case nil: due = nil
+    case .number(let seconds)? where (0...Self.latestSecond).contains(seconds):
+      due = .seconds(seconds)
+    default: return nil
+    }
+    self.init(kind: kind, label: label, queuedAt: .seconds(queuedAt), due: due)
   }
 }
 

@@ -411,9 +411,10 @@ public final class World {
     }
   }
 
-  /// Runs the world to the end of the scenario.
+  /// Runs the world to the end of the scenario, with its phone current on the calling thread
+  /// (so that the app's Apple-named objects and its queued work find it).
   public func run() throws {
-    try simulation.run(until: endTime)
+    try phone.makeCurrent { try simulation.run(until: endTime) }
     snapshots[scenario.duration] = snapshots[scenario.duration] ?? screenState
   }
 

@@ -223,7 +223,7 @@ private func rootElement(of text: String) -> Result<String, any Error> {
     ),
     (
       #"[]}"#, #"[],}"#,
-      "r.json:1:329: expected a member name after ',' (trailing commas are not allowed), found '}'"
+      "r.json:1:348: expected a member name after ',' (trailing commas are not allowed), found '}'"
     ),
   ])
   func aDamagedScenarioReportIsAnErrorNamingItsPlace(
@@ -350,5 +350,5 @@ private func reportText(name: String, outcome: String, verdict: String, expectat
     + #""expectations": \#(expectations), "#
     + #""scenario": {"name": "\#(name)", "file": null, "expectedOutcome": "\#(outcome)", "app": "X"}, "#
     + #""error": null, "crash": null, "timelineErrors": [], "verdict": "\#(verdict)", "#
-    + #""traceIssues": []}"#
+    + #""traceIssues": [], "pendingWork": []}"#
 }

@@ -215,7 +215,7 @@ private func weather(name: String, variant: String, expect: String = "pass") -> 
       {"format": "geosim-scenario-report/1", "status": "complete", "verdict": "pass",
        "scenario": {"name": "s", "file": null, "expectedOutcome": "pass"},
        "expectations": [{"name": "e", "kind": "noCrash", "passed": "yes", "message": "m"}],
-       "timelineErrors": [], "traceIssues": [], "crash": null, "error": null}
+       "timelineErrors": [], "traceIssues": [], "pendingWork": [], "crash": null, "error": null}
       """.utf8
     ).write(to: scenario.appendingPathComponent("report.json"))
     try Data("## s\n".utf8).write(to: scenario.appendingPathComponent("report.md"))
@@ -224,7 +224,7 @@ private func weather(name: String, variant: String, expect: String = "pass") -> 
         json: .object([
           "scenario": .string("s"), "seed": .string("1"), "expectedOutcome": .string("pass"),
           "expectations": .array([]), "timelineErrors": .array([]), "traceIssues": .array([]),
-          "eventCount": .number(0),
+          "eventCount": .number(0), "pendingWork": .array([]),
         ])))
     let file = scenario.appendingPathComponent("report.json").path
     do {

@@ -62,7 +62,7 @@ final class AppProcess {
     generation += 1
     setState(.notRunning)
     phone.location.processEnded()
-    phone.runLoopIfCreated?.processEnded()
+    phone.runLoopIfUsed?.processEnded()
   }
 
   // MARK: The system's actions

@@ -123,8 +123,16 @@ public final class AppRunLoop {
 
 /// Work the app queued that has not run yet.
 public struct PendingAppWork: Hashable, Sendable, CustomStringConvertible {
+  /// A description of queued work.
+  public init(kind: Kind, label: String, queuedAt: SimTime, due: SimTime?) {
+    self.kind = kind
+    self.label = label
+    self.queuedAt = queuedAt
+    self.due = due
+  }
+
   /// What kind of work it is.
-  public enum Kind: String, Hashable, Sendable {
+  public enum Kind: String, Hashable, Sendable, CaseIterable {
     /// Queued to run at once (a main-queue block, a task's next step), waiting for its turn or
     /// for the app to run again.
     case queued

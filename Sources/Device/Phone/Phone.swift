@@ -68,8 +68,8 @@ public final class Phone {
     return runLoop
   }
 
-  /// The run loop if the app's code has used one.
-  var runLoopIfCreated: AppRunLoop? { createdRunLoop }
+  /// The run loop if the app's code has used one (so that asking does not make one).
+  public var runLoopIfUsed: AppRunLoop? { createdRunLoop }
 
   /// The phone's one instance of `type`, made by `make` on first use: state a layer above the
   /// phone keeps per phone (the Apple-named objects bound to it), gone with the phone.

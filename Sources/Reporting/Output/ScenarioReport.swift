@@ -141,6 +141,10 @@ public struct ScenarioReport {
             + ($0.allowed ? " (allowed)" : " (**not allowed**: the replay fails)")
         }.joined(separator: "\n") + "\n\n"
     }
+    if let result, !result.pendingWork.isEmpty {
+      md += "Work the app's code had queued that had not run when the replay ended:\n\n"
+      md += result.pendingWork.map { "- \(cell($0.description))" }.joined(separator: "\n") + "\n\n"
+    }
     if let result, !result.expectations.isEmpty {
       md += "| expectation | held | time (s) | what was expected and what happened |\n"
       md += "|---|---|---|---|\n"

@@ -1,5 +1,7 @@
+import Device
 import JSON
 import Replay
+import SimKernel
 
 /// The part of a scenario's report that the run's report is built from: what the scenario is,
 /// how its replay ended and what was judged.
@@ -30,6 +32,8 @@ public struct ScenarioSummary: Sendable, Hashable {
   public var traceIssues: [ReplayResult.TraceIssue]
   /// The crash that ended the app's world, if it crashed.
   public var crash: ReplayResult.Crash?
+  /// Work the app's code queued that had not run when the run ended.
+  public var pendingWork: [PendingAppWork]
 
   /// The `format` member of every scenario report.
   static let format = "geosim-scenario-report/1"
@@ -55,6 +59,7 @@ public struct ScenarioSummary: Sendable, Hashable {
       "expectations": .array(expectations.map(\.json)),
       "timelineErrors": .array(timelineErrors.map(JSONValue.string)),
       "traceIssues": .array(traceIssues.map(\.json)),
+      "pendingWork": .array(pendingWork.map(\.json)),
       "crash": crash.map {
         .object([
           "reason": .string($0.reason), "lastEvents": .array($0.lastEvents.map(JSONValue.string)),
@@ -86,6 +91,7 @@ public struct ScenarioSummary: Sendable, Hashable {
     timelineErrors = result?.timelineErrors ?? []
     traceIssues = result?.traceIssues ?? []
     crash = result?.crash
+    pendingWork = result?.pendingWork ?? []
   }
 
   /// Reads the summary from a scenario's `report.json`, parsed as `document` from `reportFile`.
@@ -142,6 +148,21 @@ public struct ScenarioSummary: Sendable, Hashable {
         file: try r.string(at.appending(key: "file")),
         line: line.map { Int($0) }, message: try r.string(at.appending(key: "message")),
         allowed: try r.bool(at.appending(key: "allowed")))
+    }
+    pendingWork = try (0..<r.count(["pendingWork"])).map { i throws(ScenarioReportError) in
+      let at: JSONPath = ["pendingWork", .index(i)]
+      func instant(_ key: String) throws(ScenarioReportError) -> SimTime {
+        let seconds = try r.number(at.appending(key: key))
+        guard (0...PendingAppWork.latestSecond).contains(seconds) else {
+          throw r.problem(at.appending(key: key), "expected a simulated second, found \(seconds)")
+        }
+        return .seconds(seconds)
+      }
+      return PendingAppWork(
+        kind: try r.choice(at.appending(key: "kind")),
+        label: try r.string(at.appending(key: "label")),
+        queuedAt: try instant("queuedAt"),
+        due: try r.has(at.appending(key: "due")) ? instant("due") : nil)
     }
     if try r.isNull(["crash"]) {
       crash = nil

@@ -43,9 +43,22 @@ struct Bench {
       perOperation.append(
         Bench.nanoseconds(elapsed) / Double(iterations) / Double(unitsPerOperation))
     }
-    perOperation.sort()
-    let median = perOperation[perOperation.count / 2]
-    let p90 = perOperation[min(perOperation.count - 1, Int(Double(perOperation.count) * 0.9))]
+    record(samples: perOperation, as: name, unit: unit, baseline: baseline)
+  }
+
+  /// The host time `body` takes, in nanoseconds: for cases a suite samples itself (to
+  /// alternate two of them), recorded with ``record(samples:as:baseline:)``.
+  static func time(_ body: () -> Void) -> Double {
+    nanoseconds(ContinuousClock().measure(body))
+  }
+
+  /// Records per-operation times in nanoseconds that a suite sampled itself.
+  mutating func record(
+    samples: [Double], as name: String, unit: String = "ns/op", baseline: String? = nil
+  ) {
+    let sorted = samples.sorted()
+    let median = sorted[sorted.count / 2]
+    let p90 = sorted[min(sorted.count - 1, Int(Double(sorted.count) * 0.9))]
     let ratio = baseline.flatMap { name in results.first { $0.name == name } }.map {
       median / $0.median
     }
