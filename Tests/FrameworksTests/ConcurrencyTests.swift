@@ -130,3 +130,28 @@ struct ConcurrencyTests {
     #expect(second.allSatisfy { $0 == alone })
   }
 }
+
+@Suite("Swift concurrency of the app: main actor, tasks, sleeps")
+struct MainActorTests {
+  @Test("@MainActor code, async let, task groups and cancellation run in virtual time")
+  func refresherRunsInVirtualTime() throws {
+    var app: RefresherApp?
+    let world = TestWorld {
+      let made = RefresherApp()
+      app = made
+      return made
+    }
+    try world.launchAndRun(until: 200)
+    let refresher = try #require(app?.refresher)
+    let log = world.phone.makeCurrent { MainActor.assumeIsolated { refresher.log } }
+    // Round 1 finishes 2.5 s in (the slower of weather and stations, then the group's 0.5 s);
+    // it sleeps 60 s; round 2 at 62.5 + 2.5; round 3 at 125 + 2.5; the timer at 150 s
+    // cancels the third sleep.
+    #expect(
+      log == [
+        "round 1: weather+stations abc", "round 2: weather+stations abc",
+        "round 3: weather+stations abc", "cancelled in round 3",
+      ])
+    #expect(world.phone.runLoop.pendingWork.isEmpty)
+  }
+}
