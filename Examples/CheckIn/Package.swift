@@ -1,0 +1,35 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+// A feature written for iOS, tested on Linux with GeoSim. `CheckIn` is the app's own code: it
+// compiles in Xcode against CoreLocation, UserNotifications and UIKit, and here against
+// GeoSimFrameworks, with the import swap at the top of each file as its only difference.
+let package = Package(
+  name: "CheckIn",
+  dependencies: [
+    // In a project of your own: .package(url: "https://github.com/…/GeoSim.git", from: "…").
+    .package(name: "GeoSim", path: "../..")
+  ],
+  targets: [
+    .target(
+      name: "CheckIn",
+      dependencies: [.product(name: "GeoSimFrameworks", package: "GeoSim")],
+      // App targets are usually still in the Swift 5 language mode.
+      swiftSettings: [.swiftLanguageMode(.v5)]),
+    .target(
+      name: "CheckInSimulation",
+      dependencies: [
+        "CheckIn",
+        .product(name: "GeoSimFrameworks", package: "GeoSim"),
+        .product(name: "Replay", package: "GeoSim"),
+      ]),
+    .testTarget(
+      name: "CheckInTests",
+      dependencies: [
+        "CheckInSimulation",
+        .product(name: "GeoSimTesting", package: "GeoSim"),
+      ],
+      resources: [.copy("Scenarios")]),
+  ],
+  swiftLanguageModes: [.v6]
+)
