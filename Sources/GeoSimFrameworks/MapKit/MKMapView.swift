@@ -60,6 +60,7 @@ open class MKMapView: NSObject {
     self.frame = CGRect(
       origin: origin, size: CGSize(width: CGFloat(size.width), height: CGFloat(size.height)))
     super.init()
+    mapCreated(on: phone)
   }
 
   /// A full-screen map, 390 × 844 points [?].
