@@ -21,7 +21,7 @@ import JSON
 /// | the user launches the app | `willFinishLaunching`, `didFinishLaunching` (options `nil`), `applicationDidBecomeActive` | `inactive`, then `active` |
 /// | a region event relaunches it | `willFinishLaunching`, `didFinishLaunching` (options `[.location: true]`), `applicationDidEnterBackground` | `background` |
 /// | the user leaves it | `applicationWillResignActive`, `applicationDidEnterBackground` | `active`, then `background` |
-/// | the user returns | `applicationWillEnterForeground`, `applicationDidBecomeActive` | `inactive`, then `active` |
+/// | the user returns | `applicationWillEnterForeground`, `applicationDidBecomeActive` | `inactive` [?], then `active` |
 /// | a region event wakes the suspended app | `applicationDidEnterBackground`, then the event | `background` |
 /// | the app is terminated while in the background | `applicationWillTerminate` | `background` |
 /// | the app is terminated in the foreground | `applicationWillResignActive`, `applicationDidEnterBackground`, `applicationWillTerminate` [?] | `active`, then `background` |

@@ -10,8 +10,8 @@ import Device
   public enum State: Int, Sendable, CustomStringConvertible {
     /// In the foreground and receiving events.
     case active = 0
-    /// In the foreground but not receiving events: while launching and while moving into or
-    /// out of the foreground [A].
+    /// In the foreground but not receiving events: while launching [A] and while moving back
+    /// into the foreground [?].
     case inactive = 1
     /// In the background, running code (a suspended app runs none) [A].
     case background = 2
