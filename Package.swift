@@ -41,7 +41,7 @@ let package = Package(
       name: "Cloud", dependencies: ["CSQLite", "CSV", "Errors", "Geo", "JSON", "SimKernel"],
       resources: [.copy("Resources/languages"), .copy("Resources/places")]),
     .target(name: "Traces", dependencies: ["CSV", "Geo", "JSON"]),
-    .target(name: "GeoSimFrameworks", dependencies: ["Device", "Geo", "SimKernel"]),
+    .target(name: "GeoSimFrameworks", dependencies: ["Device", "Geo", "JSON", "SimKernel"]),
     .target(
       name: "ReferenceApps", dependencies: ["Cloud", "Device", "Geo", "JSON", "SimKernel"]),
     .target(name: "Referee", dependencies: ["Geo", "SimKernel"]),

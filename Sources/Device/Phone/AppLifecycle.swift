@@ -33,6 +33,13 @@ public protocol SimulatedApp: AnyObject {
   func willEnterForeground()
   /// The app went to the background.
   func didEnterBackground()
+  /// The suspended app runs again in the background to handle a system event (a region
+  /// event), which it hears next.
+  func didResumeInBackground()
+  /// The process is about to end while the app runs (in the foreground or the background):
+  /// terminated by the user or the system, or the phone restarts. Not called for a suspended
+  /// app, which iOS removes from memory without notice [A].
+  func willTerminate()
 }
 
 extension SimulatedApp {
@@ -40,4 +47,8 @@ extension SimulatedApp {
   public func willEnterForeground() {}
   /// Does nothing by default.
   public func didEnterBackground() {}
+  /// Does nothing by default.
+  public func didResumeInBackground() {}
+  /// Does nothing by default.
+  public func willTerminate() {}
 }

@@ -56,6 +56,7 @@ final class AppProcess {
 
   func terminate() {
     guard state != .notRunning else { return }
+    if state == .foreground || state == .background { app?.willTerminate() }
     phone.authorization.sessionEnded()
     app = nil
     deferred.removeAll()
@@ -75,6 +76,7 @@ final class AppProcess {
     } else if state == .suspended {
       setState(.background)
       suspendIfIdle(after: phone.parameters.regionRelaunchWindow)
+      app?.didResumeInBackground()
       runDeferred()
     }
   }

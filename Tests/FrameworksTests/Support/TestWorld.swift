@@ -1,6 +1,7 @@
 import Device
 import Foundation
 import Geo
+import GeoSimFrameworks
 import SimKernel
 
 /// A sensor that reports a path exactly, for checking the framework layer apart from noise.
@@ -41,7 +42,8 @@ final class HostApp: SimulatedApp {
 final class TestWorld {
   let simulation: Simulation
   let phone: Phone
-  let host: HostApp
+  /// The host of an app given as an object to make; `nil` for a UIKit app.
+  let host: HostApp?
 
   /// Phone parameters without the region monitoring's miss coin, so that a check of the
   /// framework layer does not depend on the calibration's randomness.
@@ -51,23 +53,56 @@ final class TestWorld {
     return parameters
   }()
 
+  /// The default path: standing at (35.68, 139.76).
+  static func standing(_ time: SimTime) -> Coordinate? {
+    try? Coordinate(latitude: 35.68, longitude: 139.76)
+  }
+
   /// A world starting 2026-04-01T00:00:00Z whose phone follows `truth` and answers prompts
-  /// with `user`.
-  init(
+  /// with `user`, running whatever `make` builds at each launch.
+  convenience init(
     seed: UInt64 = 1, parameters: PhoneParameters = TestWorld.certain,
     user: UserScript = UserScript(),
-    truth: @escaping (SimTime) -> Coordinate? = { _ in
-      try? Coordinate(latitude: 35.68, longitude: 139.76)
-    },
+    truth: @escaping (SimTime) -> Coordinate? = TestWorld.standing,
     app make: @escaping () -> AnyObject
+  ) {
+    let host = HostApp(make)
+    self.init(seed: seed, parameters: parameters, user: user, truth: truth, host: host) {
+      $0.install { host }
+    }
+  }
+
+  /// The same world running a UIKit app: `makeDelegate` creates its app delegate at each
+  /// launch, as `UIApplicationMain` does.
+  convenience init(
+    seed: UInt64 = 1, parameters: PhoneParameters = TestWorld.certain,
+    user: UserScript = UserScript(),
+    truth: @escaping (SimTime) -> Coordinate? = TestWorld.standing,
+    delegate makeDelegate: @escaping @MainActor @Sendable () -> any UIApplicationDelegate
+  ) {
+    self.init(seed: seed, parameters: parameters, user: user, truth: truth, host: nil) {
+      $0.install(ApplicationHost.factory(makeDelegate))
+    }
+  }
+
+  private init(
+    seed: UInt64, parameters: PhoneParameters, user: UserScript,
+    truth: @escaping (SimTime) -> Coordinate?, host: HostApp?, install: (Phone) -> Void
   ) {
     simulation = Simulation(epoch: Date(timeIntervalSince1970: 1_775_001_600), seed: seed)
     phone = Phone(
       simulation: simulation, geos: GEOSContext(), sensor: PathSensor(truth: truth),
       parameters: parameters, user: user)
-    let host = HostApp(make)
     self.host = host
-    phone.install { host }
+    install(phone)
+  }
+
+  /// The running UIKit app's host and delegate, if a UIKit app runs.
+  var applicationHost: ApplicationHost? { phone.runningApp as? ApplicationHost }
+
+  /// Reads or runs main-actor code of the app (its delegate's state), with the phone current.
+  func onMainActor<T: Sendable>(_ body: @MainActor @Sendable () throws -> T) rethrows -> T {
+    try phone.makeCurrent { try MainActor.assumeIsolated(body) }
   }
 
   /// Launches the app at once and runs the world to `seconds`.
