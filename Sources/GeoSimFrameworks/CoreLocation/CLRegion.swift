@@ -51,7 +51,8 @@ open class CLCircularRegion: CLRegion, @unchecked Sendable {
   /// Circles are equal when their identifiers, centres, radii and flags are.
   open override func isEqual(_ object: Any?) -> Bool {
     guard let other = object as? CLCircularRegion else { return false }
-    return super.isEqual(other) && center == other.center && radius == other.radius
+    return super.isEqual(other) && center.latitude == other.center.latitude
+      && center.longitude == other.center.longitude && radius == other.radius
   }
 
   /// The hash of the identifier.

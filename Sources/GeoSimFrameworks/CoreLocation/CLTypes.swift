@@ -44,8 +44,9 @@ public let kCLLocationCoordinate2DInvalid = CLLocationCoordinate2D(
   latitude: -180, longitude: -180)
 
 /// A latitude and longitude in degrees, WGS 84 (`CLLocationCoordinate2D`): a plain pair, not
-/// checked, as on iOS — ``CLLocationCoordinate2DIsValid(_:)`` says whether it is valid.
-public struct CLLocationCoordinate2D: Hashable, Sendable {
+/// checked, as on iOS — ``CLLocationCoordinate2DIsValid(_:)`` says whether it is valid. Not
+/// `Equatable`, as Apple's is not, so an app's own conformance compiles.
+public struct CLLocationCoordinate2D: Sendable {
   /// Degrees north of the equator.
   public var latitude: CLLocationDegrees
   /// Degrees east of Greenwich.

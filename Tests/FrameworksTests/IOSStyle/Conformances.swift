@@ -1,0 +1,13 @@
+// Written as for iOS: conformances apps commonly add to CoreLocation's types, which must still
+// compile (Apple's types do not declare them).
+#if canImport(CoreLocation)
+  import CoreLocation
+#else
+  import GeoSimFrameworks
+#endif
+
+extension CLLocationCoordinate2D: Equatable {
+  public static func == (a: CLLocationCoordinate2D, b: CLLocationCoordinate2D) -> Bool {
+    a.latitude == b.latitude && a.longitude == b.longitude
+  }
+}
