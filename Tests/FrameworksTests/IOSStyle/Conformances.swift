@@ -7,6 +7,7 @@
 #endif
 
 extension CLLocationCoordinate2D: Equatable {
+  /// Coordinates are equal when both degrees are.
   public static func == (a: CLLocationCoordinate2D, b: CLLocationCoordinate2D) -> Bool {
     a.latitude == b.latitude && a.longitude == b.longitude
   }
