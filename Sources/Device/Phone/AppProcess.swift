@@ -63,6 +63,7 @@ final class AppProcess {
     setState(.notRunning)
     phone.location.processEnded()
     phone.runLoopIfCreated?.processEnded()
+    phone.defaultsRegistration.values.removeAll()
   }
 
   // MARK: The system's actions
