@@ -197,6 +197,29 @@ struct UserDefaultsTests {
     first.inApp { #expect(UserDefaults.standard.integer(forKey: "launches") == 1) }
   }
 
+  @Test("worlds on two threads at once each see only their own store and center")
+  func worldsOnTwoThreads() async throws {
+    @Sendable func run(_ seed: UInt64) throws -> [String] {
+      let w = try world(seed: seed)
+      return try w.inApp {
+        for i in 0..<50 { UserDefaults.standard.set("\(seed)-\(i)", forKey: "k\(i)") }
+        let content = UNMutableNotificationContent()
+        content.title = "\(seed)"
+        UNUserNotificationCenter.current().add(
+          UNNotificationRequest(identifier: "\(seed)", content: content, trigger: nil))
+        try w.simulation.run(until: .seconds(1))
+        let delivered = w.entries("notifications", "delivered").map { $0["identifier"] }
+        #expect(delivered == [.string("\(seed)")])
+        return (0..<50).compactMap { UserDefaults.standard.string(forKey: "k\($0)") }
+      }
+    }
+    async let a = _Concurrency.Task.detached { try (0..<5).map { _ in try run(1) } }.value
+    async let b = _Concurrency.Task.detached { try (0..<5).map { _ in try run(2) } }.value
+    let (first, second) = try await (a, b)
+    #expect(first.allSatisfy { $0 == (0..<50).map { "1-\($0)" } })
+    #expect(second.allSatisfy { $0 == (0..<50).map { "2-\($0)" } })
+  }
+
   @Test("a suite is its own store; nil is the app's own; the global domain is refused [A]")
   func suites() throws {
     let w = try world()
