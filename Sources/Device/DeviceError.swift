@@ -25,6 +25,15 @@ public struct DeviceErrorCode: ModuleErrorCode, CustomStringConvertible {
   /// A location trigger would exceed the regions an app may monitor (20, shared with region
   /// monitoring [A]).
   public static let tooManyRegions = DeviceErrorCode(name: "tooManyRegions")
+  /// A notification request added while the user has not allowed the app's notifications
+  /// (`UNError.Code.notificationsNotAllowed` [A]).
+  public static let notificationsNotAllowed = DeviceErrorCode(name: "notificationsNotAllowed")
+  /// A location trigger whose region cannot be monitored: a radius that is not a non-negative
+  /// number or exceeds the phone's `maximumRegionMonitoringDistance`, or no valid centre.
+  public static let regionNotMonitorable = DeviceErrorCode(name: "regionNotMonitorable")
+  /// A calendar trigger that no date after the request was added matches
+  /// (`UNError.Code.notificationInvalidNoDate` [A]).
+  public static let noNextDate = DeviceErrorCode(name: "noNextDate")
   /// The code's name.
   public var description: String { name }
 }

@@ -311,3 +311,76 @@ private final class WeatherApp {
       ])
   }
 }
+
+@Suite struct RegisteredDefaultsTests {
+  private func phone() -> Phone {
+    let made = makePhone()
+    return made.phone
+  }
+
+  @Test func aRegisteredValueIsReadUntilTheAppStoresItsOwnAndAgainAfterRemovingIt() {
+    let store = phone().userDefaults()
+    store.register(defaults: ["radius": .int(200)])
+    #expect(store.integer(forKey: "radius") == 200)
+    #expect(store.object(forKey: "radius") == .int(200))
+    store.set(300, forKey: "radius")
+    #expect(store.integer(forKey: "radius") == 300)
+    store.removeObject(forKey: "radius")
+    // Apple: registered values are "a fallback in cases where the app domain doesn't have them".
+    #expect(store.integer(forKey: "radius") == 200)
+  }
+
+  @Test func registeredValuesAreCoercedLikeStoredOnes() {
+    let store = phone().userDefaults()
+    store.register(defaults: ["flag": .string("YES"), "count": .string("12 apples")])
+    #expect(store.bool(forKey: "flag"))
+    #expect(store.integer(forKey: "count") == 12)
+  }
+
+  @Test func registrationIsSharedByThePhonesStoresAndNeitherStoredNorLogged() {
+    let phone = phone()
+    phone.userDefaults().register(defaults: ["units": .string("metric")])
+    #expect(phone.userDefaults(suiteName: "group.example").string(forKey: "units") == "metric")
+    #expect(phone.simulation.log.entries(source: "defaults").isEmpty)
+    #expect(phone.userDefaults().dictionaryRepresentation() == ["units": .string("metric")])
+  }
+
+  @Test func dictionaryRepresentationPutsStoredValuesOverRegisteredOnes() {
+    let store = phone().userDefaults()
+    store.register(defaults: ["a": .int(1), "b": .int(2)])
+    store.set(3, forKey: "b")
+    #expect(store.dictionaryRepresentation() == ["a": .int(1), "b": .int(3)])
+  }
+
+  @Test func registeredValuesEndWithTheAppsProcessAndStoredOnesSurviveIt() throws {
+    let phone = phone()
+    try phone.launchApp()
+    phone.userDefaults().register(defaults: ["radius": .int(200)])
+    phone.userDefaults().set(true, forKey: "onboarded")
+    phone.terminateApp()
+    try phone.launchApp()
+    // Apple: "the registration domain is volatile, so you must register the set of default
+    // values each time your app launches".
+    #expect(phone.userDefaults().object(forKey: "radius") == nil)
+    #expect(phone.userDefaults().bool(forKey: "onboarded"))
+  }
+
+  @Test func aSuiteNamedStandardIsNotTheStandardStore() {
+    let phone = phone()
+    phone.userDefaults().set(1, forKey: "k")
+    #expect(phone.userDefaults(suiteName: "standard").object(forKey: "k") == nil)
+    #expect(phone.userDefaults(suiteName: nil) === phone.userDefaults())
+  }
+
+  @Test func aRefusedWriteIsLoggedAndChangesNothing() {
+    let phone = phone()
+    let store = phone.userDefaults()
+    store.set(1, forKey: "k")
+    store.recordRefusedWrite(forKey: "k", type: "NSNull")
+    #expect(store.integer(forKey: "k") == 1)
+    let refused = phone.simulation.log.entries(source: "defaults", event: "refused")
+    #expect(refused.count == 1)
+    #expect(refused.first?["type"] == .string("NSNull"))
+    #expect(refused.first?["domain"] == .string("standard"))
+  }
+}

@@ -1,4 +1,5 @@
 import Device
+import Foundation
 import Geo
 import SimKernel
 import Testing
@@ -430,5 +431,63 @@ private func history(_ log: EventLog) -> [String] {
     #expect(deliveries.map(\.time) == [90, 120, 150, 210, 270, 330, 390].map(SimTime.seconds))
     #expect(store.pending.isEmpty)
     #expect(store.delivered.map(\.request.identifier) == ["tea", "stretch"])
+  }
+
+  // MARK: Calendar triggers
+
+  @Test func aCalendarTriggerIsDueAtTheNextMatchAfterItWasAddedAndRepeatsAtEachLaterOne() throws {
+    // 2026-04-01T00:00:00Z; 08:30 UTC every day.
+    let epoch = Date(timeIntervalSince1970: 1_775_001_600)
+    let store = NotificationStore(log: EventLog(), epoch: epoch)
+    var components = DateComponents()
+    components.hour = 8
+    components.minute = 30
+    let request = try NotificationRequest(
+      identifier: "daily", content: content(), trigger: .calendar(components, repeats: true))
+    store.add(request, at: .seconds(60))
+    #expect(store.nextFireTime(of: "daily") == .seconds(30_600))
+    try store.deliver(identifier: "daily", at: .seconds(30_600))
+    #expect(store.nextFireTime(of: "daily") == .seconds(30_600 + 86_400))
+    store.checkInvariants()
+  }
+
+  @Test func aNonRepeatingCalendarTriggerLeavesPendingWhenDelivered() throws {
+    let store = NotificationStore(log: EventLog())
+    var components = DateComponents()
+    components.second = 30
+    store.add(
+      try NotificationRequest(
+        identifier: "once", content: content(), trigger: .calendar(components, repeats: false)),
+      at: .zero)
+    #expect(store.nextFireTime(of: "once") == .seconds(30))
+    try store.deliver(identifier: "once", at: .seconds(30))
+    #expect(store.pendingCount == 0)
+  }
+
+  @Test func calendarComponentsWithTheirOwnTimeZoneMatchInIt() throws {
+    // 00:00 in Tokyo (UTC+9) is 15:00 UTC the day before.
+    var components = DateComponents()
+    components.hour = 0
+    components.minute = 0
+    components.timeZone = TimeZone(identifier: "Asia/Tokyo")
+    let trigger = NotificationTrigger.calendar(components, repeats: false)
+    #expect(
+      trigger.nextCalendarMatch(after: .zero, epoch: Date(timeIntervalSince1970: 0))
+        == .seconds(54_000))
+  }
+
+  @Test func aRepeatingCalendarTriggerWithNoLaterMatchLeavesPendingAfterItsLastDelivery() throws {
+    let store = NotificationStore(log: EventLog())
+    var components = DateComponents()
+    components.year = 1970
+    components.month = 1
+    components.day = 2
+    store.add(
+      try NotificationRequest(
+        identifier: "once", content: content(), trigger: .calendar(components, repeats: true)),
+      at: .zero)
+    #expect(store.nextFireTime(of: "once") == .seconds(86_400))
+    try store.deliver(identifier: "once", at: .seconds(86_400))
+    #expect(store.pendingCount == 0)
   }
 }

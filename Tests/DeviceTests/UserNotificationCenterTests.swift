@@ -1,4 +1,5 @@
 import Device
+import Foundation
 import Geo
 import SimKernel
 import Testing
@@ -128,15 +129,139 @@ private func alarm(_ id: String, at center: Coordinate = tokyoStation, radius: D
     #expect((error as? DeviceError)?.code == .tooManyRegions)
   }
 
-  @Test func withoutNotificationPermissionNothingIsPresented() throws {
+  @Test func aDeniedAppsRequestIsRefusedWithNotificationsNotAllowed() throws {
+    // Apple, UNError.Code.notificationsNotAllowed: "This error occurs when you try to submit a
+    // notification request and your app … isn't authorized to schedule notifications."
     let (phone, center, _) = try grantedPhone(notifications: .dontAllow)
     #expect(center.authorizationStatus == .denied)
+    var error: (any Error)?
+    center.add(
+      try NotificationRequest(
+        identifier: "a", content: NotificationContent(title: "A"),
+        trigger: .timeInterval(seconds: 10, repeats: false))
+    ) { error = $0 }
+    try phone.simulation.run(until: .seconds(30))
+    #expect((error as? DeviceError)?.code == .notificationsNotAllowed)
+    let rejected = phone.simulation.log.entries(source: "notifications", event: "rejected")
+    #expect(rejected.map { $0["reason"] } == [.string("notificationsNotAllowed")])
+    #expect(phone.simulation.log.entries(source: "notifications", event: "added").isEmpty)
+    #expect(phone.simulation.log.entries(source: "notifications", event: "presented").isEmpty)
+  }
+
+  @Test func aRequestAddedBeforeTheUserAnswersIsKeptButSuppressedUnlessAllowed() throws {
+    let (phone, center, _) = try grantedPhone(notifications: .unanswered)
+    #expect(center.authorizationStatus == .notDetermined)
+    var error: (any Error)? = DeviceError(.invalidState, "not called")
+    center.add(
+      try NotificationRequest(
+        identifier: "a", content: NotificationContent(title: "A"),
+        trigger: .timeInterval(seconds: 10, repeats: false))
+    ) { error = $0 }
+    try phone.simulation.run(until: .seconds(30))
+    #expect(error == nil)
+    let suppressed = phone.simulation.log.entries(source: "notifications", event: "suppressed")
+    #expect(suppressed.map { $0["cause"] } == [.string("notificationPermission")])
+    #expect(phone.simulation.log.entries(source: "notifications", event: "presented").isEmpty)
+  }
+
+  @Test(arguments: [-1.0, .nan, .infinity, 400_001])
+  func aLocationTriggerWhoseRegionCannotBeMonitoredIsRefused(radius: Double) throws {
+    let (phone, center, _) = try grantedPhone()
+    var error: (any Error)?
+    center.add(try alarm("far", radius: radius)) { error = $0 }
+    try phone.simulation.run(until: .seconds(10))
+    #expect((error as? DeviceError)?.code == .regionNotMonitorable)
+    let rejected = phone.simulation.log.entries(source: "notifications", event: "rejected")
+    #expect(rejected.map { $0["reason"] } == [.string("regionNotMonitorable")])
+    var pending: [NotificationRequest] = [try alarm("placeholder")]
+    center.getPendingNotificationRequests { pending = $0 }
+    try phone.simulation.run(until: .seconds(11))
+    #expect(pending.isEmpty)
+  }
+
+  @Test func aLateDelegateAnswerPresentsTheNotificationWhenItComes() throws {
+    final class LateDelegate: UserNotificationCenterDelegate {
+      var answer: ((NotificationPresentationOptions) -> Void)?
+      func userNotificationCenter(
+        _ center: UserNotificationCenter, willPresent notification: DeliveredNotification,
+        withCompletionHandler completionHandler: @escaping (NotificationPresentationOptions) -> Void
+      ) { answer = completionHandler }
+    }
+    let (phone, center, _) = try grantedPhone()
+    let delegate = LateDelegate()
+    center.delegate = delegate
     center.add(
       try NotificationRequest(
         identifier: "a", content: NotificationContent(title: "A"),
         trigger: .timeInterval(seconds: 10, repeats: false)))
     try phone.simulation.run(until: .seconds(30))
     #expect(phone.simulation.log.entries(source: "notifications", event: "presented").isEmpty)
-    #expect(phone.simulation.log.entries(source: "notifications", event: "suppressed").count == 1)
+    try phone.simulation.schedule(after: .seconds(5)) {
+      delegate.answer?([.banner])
+      delegate.answer?([])
+    }
+    try phone.simulation.run(until: .seconds(40))
+    let presented = phone.simulation.log.entries(source: "notifications", event: "presented")
+    #expect(presented.map(\.time) == [.seconds(35)])
+    #expect(presented.first?["banner"] == .bool(true))
+  }
+
+  @Test func theUserAllowsWhatTheAnsweredRequestsAskedFor() throws {
+    let (_, center, _) = try grantedPhone()
+    #expect(center.authorizedOptions == [.alert, .sound])
+    let (_, refused, _) = try grantedPhone(notifications: .dontAllow)
+    #expect(refused.authorizedOptions.isEmpty)
+  }
+
+  @Test func aRequestThePromptCouldNotAnswerIsAnsweredByALaterPrompt() throws {
+    let made = makePhone(
+      parameters: deterministic(),
+      user: UserScript(answers: [.notifications: [.allow]], answerDelay: .seconds(1)))
+    let phone = made.phone
+    let center = phone.notificationCenter
+    try phone.launchApp()
+    phone.sendAppToBackground()
+    var answers: [Bool] = []
+    center.requestAuthorization(options: [.alert]) { granted, _ in answers.append(granted) }
+    try phone.simulation.run(until: .seconds(2))
+    #expect(phone.simulation.log.entries(source: "prompt", event: "notShown").count == 1)
+    #expect(answers.isEmpty)
+    phone.bringAppToForeground()
+    center.requestAuthorization(options: [.badge]) { granted, _ in answers.append(granted) }
+    try phone.simulation.run(until: .seconds(10))
+    #expect(phone.simulation.log.entries(source: "prompt", event: "shown").count == 1)
+    #expect(answers == [true, true])
+    #expect(center.authorizedOptions == [.alert, .badge])
+  }
+
+  @Test func aCalendarTriggerFiresAtTheNextMatchingDateInUTC() throws {
+    let (phone, center, _) = try grantedPhone()
+    // The simulation's epoch is 1970-01-01T00:00:00Z: 00:01:00 is 60 s in.
+    var components = DateComponents()
+    components.minute = 1
+    components.second = 0
+    center.add(
+      try NotificationRequest(
+        identifier: "hourly", content: NotificationContent(title: "Tick"),
+        trigger: .calendar(components, repeats: true)))
+    try phone.simulation.run(until: .seconds(7_300))
+    let presented = phone.simulation.log.entries(source: "notifications", event: "presented")
+    #expect(presented.map(\.time) == [.seconds(60), .seconds(3_660), .seconds(7_260)])
+  }
+
+  @Test func aCalendarTriggerNoLaterDateMatchesIsRefusedWithNoNextDate() throws {
+    let (phone, center, _) = try grantedPhone()
+    var components = DateComponents()
+    components.year = 1969
+    var error: (any Error)?
+    center.add(
+      try NotificationRequest(
+        identifier: "past", content: NotificationContent(title: "Too late"),
+        trigger: .calendar(components, repeats: false))
+    ) { error = $0 }
+    try phone.simulation.run(until: .seconds(10))
+    #expect((error as? DeviceError)?.code == .noNextDate)
+    let rejected = phone.simulation.log.entries(source: "notifications", event: "rejected")
+    #expect(rejected.map { $0["reason"] } == [.string("noNextDate")])
   }
 }

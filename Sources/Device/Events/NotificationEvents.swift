@@ -57,6 +57,18 @@ public enum NotificationSuppression: String, Hashable, Sendable {
 public enum NotificationRejection: String, Hashable, Sendable {
   /// Its location trigger would exceed the regions an app may monitor.
   case tooManyRegions
+  /// The user has not allowed the app's notifications.
+  case notificationsNotAllowed
+  /// Its location trigger's region cannot be monitored.
+  case regionNotMonitorable
+  /// No date after now matches its calendar trigger.
+  case noNextDate
+  /// Its trigger is one iOS rejects when it is created (a time interval that is not positive,
+  /// or shorter than 60 s while repeating): on a device the app stops with an exception.
+  case invalidTrigger
+  /// Its content holds something iOS cannot carry to the system (a `userInfo` value that is not
+  /// a property-list value): on a device the app stops with an exception.
+  case invalidContent
 }
 
 /// Why a pending request left the pending list without being delivered or removed.
@@ -108,7 +120,8 @@ public enum NotificationEvent: LogEvent, Hashable {
       "A pending request was dropped (`pendingLimit`)."),
     LogEventDeclaration(
       source, "rejected", fields: ["identifier", "reason"],
-      "A request was refused (`tooManyRegions`)."),
+      "A request was refused (`notificationsNotAllowed`, `tooManyRegions`, `regionNotMonitorable`, `noNextDate`, `invalidTrigger`, `invalidContent`)."
+    ),
     LogEventDeclaration(
       source, "delivered",
       fields: Array(LoggedNotificationRequest.fieldNames.dropLast())

@@ -81,6 +81,8 @@ public enum DefaultsEvent: LogEvent, Hashable {
   case set(key: String, value: StoredValue, domain: String)
   /// `key` was removed; `existed` says whether it had a value.
   case remove(key: String, existed: Bool, domain: String)
+  /// The app tried to store something that is not a property-list value under `key`.
+  case refused(key: String, type: String, domain: String)
 
   /// The component that records these events.
   public static let source = "defaults"
@@ -90,12 +92,16 @@ public enum DefaultsEvent: LogEvent, Hashable {
       source, "set", fields: ["key", "type", "value", "domain"], "A value was stored."),
     LogEventDeclaration(
       source, "remove", fields: ["key", "existed", "domain"], "A key was removed."),
+    LogEventDeclaration(
+      source, "refused", fields: ["key", "type", "domain"],
+      "A value that is not a property-list value was not stored (on a device the app stops)."),
   ]
   /// The event's name in the log.
   public var name: String {
     switch self {
     case .set: "set"
     case .remove: "remove"
+    case .refused: "refused"
     }
   }
   /// The event's fields, in the log's order.
@@ -109,6 +115,11 @@ public enum DefaultsEvent: LogEvent, Hashable {
     case .remove(let key, let existed, let domain):
       [
         LogField("key", .string(key)), LogField("existed", .bool(existed)),
+        LogField("domain", .string(domain)),
+      ]
+    case .refused(let key, let type, let domain):
+      [
+        LogField("key", .string(key)), LogField("type", .string(type)),
         LogField("domain", .string(domain)),
       ]
     }

@@ -31,12 +31,14 @@ final class AuthorizationService {
     show(kind, always: always)
   }
 
-  func showNotificationPrompt() {
+  /// Shows the notification prompt if it can appear now; says whether it did.
+  func showNotificationPrompt() -> Bool {
     guard prompt == nil, phone.appState == .foreground else {
       phone.record(PromptEvent.notShown(.notifications))
-      return
+      return false
     }
     show(.notifications, always: false)
+    return true
   }
 
   /// Provisional Always is resolved by a one-time second prompt that the system shows when the

@@ -1,8 +1,9 @@
 /// What a notification shows and plays (`UNNotificationContent`).
 ///
 /// The fields an app sets through `UNMutableNotificationContent`. Attachments, actions and
-/// interruption levels are not modelled. `userInfo` holds strings only, which is all the
-/// reference apps put there.
+/// interruption levels are not modelled. `userInfo` holds property-list values, the only ones
+/// iOS can carry to the system (a request holding anything else ends the app on a device when
+/// it is added: the system's encoder accepts only secure-coding objects).
 public struct NotificationContent: Hashable, Sendable {
   /// The title; empty when none (`title`).
   public var title: String
@@ -17,13 +18,16 @@ public struct NotificationContent: Hashable, Sendable {
   /// The category that selects the actions shown with it (`categoryIdentifier`).
   public var categoryIdentifier: String
   /// Custom data for the app (`userInfo`).
-  public var userInfo: [String: String]
+  public var userInfo: [String: StoredValue]
+  /// The group the system shows the notification in (`threadIdentifier`); empty for the app's
+  /// own group.
+  public var threadIdentifier: String
 
   /// Creates content; every field defaults to what a fresh `UNMutableNotificationContent` has.
   public init(
     title: String = "", subtitle: String = "", body: String = "",
     sound: NotificationSound? = nil, badge: Int? = nil, categoryIdentifier: String = "",
-    userInfo: [String: String] = [:]
+    userInfo: [String: StoredValue] = [:], threadIdentifier: String = ""
   ) {
     self.title = title
     self.subtitle = subtitle
@@ -32,6 +36,7 @@ public struct NotificationContent: Hashable, Sendable {
     self.badge = badge
     self.categoryIdentifier = categoryIdentifier
     self.userInfo = userInfo
+    self.threadIdentifier = threadIdentifier
   }
 }
 

@@ -1,3 +1,4 @@
+import Foundation
 import SimKernel
 
 /// One app's notification requests, pending and delivered: the state behind
@@ -73,6 +74,7 @@ public final class NotificationStore {
   public let limitPolicy: LimitPolicy
 
   private let log: EventLog
+  private let epoch: Date
   private var entries: [String: Entry] = [:]
   private var deliveredNotifications: [DeliveredNotification] = []
   private var additions = 0
@@ -92,12 +94,14 @@ public final class NotificationStore {
   ///   - log: where every change is recorded.
   ///   - pendingLimit: the most requests kept pending; must not be negative.
   ///   - limitPolicy: which requests survive when there are more.
+  ///   - epoch: the date of virtual time zero, which calendar triggers are matched against.
   public init(
     log: EventLog, pendingLimit: Int = NotificationStore.defaultPendingLimit,
-    limitPolicy: LimitPolicy = .soonestFiring
+    limitPolicy: LimitPolicy = .soonestFiring, epoch: Date = Date(timeIntervalSince1970: 0)
   ) {
     precondition(pendingLimit >= 0, "the pending limit must not be negative, got \(pendingLimit)")
     self.log = log
+    self.epoch = epoch
     self.pendingLimit = pendingLimit
     self.limitPolicy = limitPolicy
   }
@@ -185,7 +189,7 @@ public final class NotificationStore {
     let replaced = entries[request.identifier] != nil
     let entry = Entry(
       request: request, sequence: additions,
-      fireTime: Self.firstFireTime(of: request.trigger, addedAt: now))
+      fireTime: firstFireTime(of: request.trigger, addedAt: now))
     additions += 1
     entries[request.identifier] = entry
     let logged = logged(entry)
@@ -237,11 +241,17 @@ public final class NotificationStore {
     deliveredNotifications.removeAll { $0.request.identifier == identifier }
     deliveredNotifications.append(notification)
 
-    let rearmed = entry.request.trigger?.repeats ?? false
+    var rearmed = entry.request.trigger?.repeats ?? false
+    switch entry.request.trigger {
+    case .timeInterval(let seconds, _)? where rearmed:
+      entry.fireTime = Self.fireTime(after: seconds, from: now)
+    case .calendar? where rearmed:
+      // A repeating calendar trigger with no later matching date has nothing left to fire.
+      entry.fireTime = entry.request.trigger?.nextCalendarMatch(after: now, epoch: epoch)
+      rearmed = entry.fireTime != nil
+    default: break
+    }
     if rearmed {
-      if case .timeInterval(let seconds, _)? = entry.request.trigger {
-        entry.fireTime = Self.fireTime(after: seconds, from: now)
-      }
       entries[identifier] = entry
     } else {
       entries.removeValue(forKey: identifier)
@@ -343,13 +353,15 @@ public final class NotificationStore {
     }
   }
 
-  private static func firstFireTime(of trigger: NotificationTrigger?, addedAt now: SimTime)
-    -> SimTime?
-  {
+  /// A calendar trigger that no later date matches never comes due (the center refuses such
+  /// requests before they reach the store).
+  private func firstFireTime(of trigger: NotificationTrigger?, addedAt now: SimTime) -> SimTime? {
     switch trigger {
     case nil: now
-    case .timeInterval(let seconds, _)?: fireTime(after: seconds, from: now)
+    case .timeInterval(let seconds, _)?: Self.fireTime(after: seconds, from: now)
     case .location?: nil
+    case let calendar?:
+      calendar.nextCalendarMatch(after: now, epoch: epoch) ?? SimTime(nanoseconds: .max)
     }
   }
 

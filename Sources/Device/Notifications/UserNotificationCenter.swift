@@ -57,6 +57,14 @@ public protocol UserNotificationCenterDelegate: AnyObject {
   func userNotificationCenter(
     _ center: UserNotificationCenter, willPresent notification: DeliveredNotification
   ) -> NotificationPresentationOptions
+
+  /// The same question answered later: the notification is presented when
+  /// `completionHandler` is first called, and not at all if it never is
+  /// (`userNotificationCenter(_:willPresent:withCompletionHandler:)`). By default it answers at
+  /// once with ``userNotificationCenter(_:willPresent:)``.
+  func userNotificationCenter(
+    _ center: UserNotificationCenter, willPresent notification: DeliveredNotification,
+    withCompletionHandler completionHandler: @escaping (NotificationPresentationOptions) -> Void)
 }
 
 extension UserNotificationCenterDelegate {
@@ -64,6 +72,14 @@ extension UserNotificationCenterDelegate {
   public func userNotificationCenter(
     _ center: UserNotificationCenter, willPresent notification: DeliveredNotification
   ) -> NotificationPresentationOptions { [] }
+
+  /// Answers at once with ``userNotificationCenter(_:willPresent:)``.
+  public func userNotificationCenter(
+    _ center: UserNotificationCenter, willPresent notification: DeliveredNotification,
+    withCompletionHandler completionHandler: @escaping (NotificationPresentationOptions) -> Void
+  ) {
+    completionHandler(userNotificationCenter(center, willPresent: notification))
+  }
 }
 
 /// The phone's notification center for the app (`UNUserNotificationCenter.current()`).
@@ -74,20 +90,34 @@ extension UserNotificationCenterDelegate {
 /// the same identifier take two places: Apple does not say otherwise). A location trigger fires
 /// only while the app has When In Use or Always location permission [A]. Completion handlers are
 /// called asynchronously, as on iOS.
+///
+/// `add` refuses a request, with an error for its completion handler and a `rejected` entry in
+/// the log, when the app's notifications are denied (Apple, `UNError.Code.notificationsNotAllowed`:
+/// "This error occurs when you try to submit a notification request and your app … isn't
+/// authorized to schedule notifications"; a request added before the user answers is kept,
+/// and suppressed at delivery unless the answer allowed notifications [?]), when its location
+/// trigger's region cannot be monitored or would exceed the region limit, and when no date
+/// matches its calendar trigger (`UNError.Code.notificationInvalidNoDate`).
 public final class UserNotificationCenter {
   /// Told about notifications that arrive while the app is in the foreground.
   public weak var delegate: (any UserNotificationCenterDelegate)?
   /// The app's notification permission.
   public private(set) var authorizationStatus = NotificationAuthorizationStatus.notDetermined
+  /// What the user allowed: the options asked for by the requests the prompt answered, when
+  /// the answer was Allow; empty otherwise (the basis of `UNNotificationSettings`' alert, sound
+  /// and badge settings).
+  public private(set) var authorizedOptions: NotificationAuthorizationOptions = []
 
   let store: NotificationStore
   unowned let phone: Phone
   private var timer: EventHandle?
   private var pendingAuthorization: [(Bool) -> Void] = []
+  private var pendingOptions: NotificationAuthorizationOptions = []
+  private var promptShown = false
 
   init(phone: Phone) {
     self.phone = phone
-    self.store = NotificationStore(log: phone.simulation.log)
+    self.store = NotificationStore(log: phone.simulation.log, epoch: phone.simulation.epoch)
   }
 
   private var now: SimTime { phone.simulation.now }
@@ -100,6 +130,10 @@ public final class UserNotificationCenter {
 
   /// Asks for permission: shows the prompt from notDetermined (in the foreground), otherwise
   /// answers with the current permission.
+  ///
+  /// A request made while the prompt cannot appear (the app is not in the foreground, or
+  /// another prompt is on screen; logged as `prompt.notShown`) waits, and is answered with the
+  /// prompt that a later request shows [?].
   public func requestAuthorization(
     options: NotificationAuthorizationOptions,
     completionHandler: @escaping (Bool, (any Error)?) -> Void
@@ -110,14 +144,18 @@ public final class UserNotificationCenter {
       return
     }
     pendingAuthorization.append { granted in completionHandler(granted, nil) }
-    if pendingAuthorization.count == 1 {
-      phone.authorization.showNotificationPrompt()
+    pendingOptions.formUnion(options)
+    if !promptShown {
+      promptShown = phone.authorization.showNotificationPrompt()
     }
   }
 
   /// Applies the user's answer to the notification prompt.
   func resolveAuthorization(_ answer: PromptAnswer) {
     authorizationStatus = answer == .allow ? .authorized : .denied
+    authorizedOptions = answer == .allow ? pendingOptions : []
+    pendingOptions = []
+    promptShown = false
     phone.record(NotificationEvent.authorization(authorizationStatus))
     let waiting = pendingAuthorization
     pendingAuthorization.removeAll()
@@ -128,22 +166,20 @@ public final class UserNotificationCenter {
   // MARK: Requests
 
   /// Schedules a request, replacing a pending one with the same identifier [A].
+  ///
+  /// A refused request (see the type's overview) leaves the pending list as it was; the
+  /// completion handler gets a ``DeviceError`` whose code says why:
+  /// ``DeviceErrorCode/notificationsNotAllowed``, ``DeviceErrorCode/regionNotMonitorable``,
+  /// ``DeviceErrorCode/tooManyRegions`` or ``DeviceErrorCode/noNextDate``.
   public func add(
     _ request: NotificationRequest,
     withCompletionHandler completion: (((any Error)?) -> Void)? = nil
   ) {
-    if case .location(let region, _) = request.trigger {
-      let owner = RegionMonitor.Owner.notification(request.identifier)
-      if !phone.regions.canWatch(region.identifier, owner: owner) {
-        let error = DeviceError(
-          .tooManyRegions,
-          "request \(request.identifier): the app already uses \(phone.parameters.maximumMonitoredRegions) regions"
-        )
-        phone.record(
-          NotificationEvent.rejected(identifier: request.identifier, reason: .tooManyRegions))
-        later { completion?(error) }
-        return
-      }
+    if let (code, reason, message) = refusal(of: request) {
+      phone.record(NotificationEvent.rejected(identifier: request.identifier, reason: reason))
+      let error = DeviceError(code, "request \(request.identifier): \(message)")
+      later { completion?(error) }
+      return
     }
     // A replaced request's old region goes with it.
     phone.regions.unwatchTrigger(request: request.identifier)
@@ -159,6 +195,55 @@ public final class UserNotificationCenter {
     }
     rearmTimer()
     later { completion?(nil) }
+  }
+
+  /// Records that the app's request `identifier` was refused before it could be added: for a
+  /// layer that builds requests from the app's own objects and finds one iOS would not take —
+  /// a trigger iOS rejects when it is created or content it cannot carry (where a device stops
+  /// the app with an exception), or a region with no valid centre.
+  public func recordRefusal(identifier: String, reason: NotificationRejection) {
+    phone.record(NotificationEvent.rejected(identifier: identifier, reason: reason))
+  }
+
+  /// Why `request` cannot be added, if it cannot.
+  private func refusal(of request: NotificationRequest)
+    -> (DeviceErrorCode, NotificationRejection, String)?
+  {
+    if authorizationStatus == .denied {
+      return (
+        .notificationsNotAllowed, .notificationsNotAllowed,
+        "the user has not allowed the app's notifications"
+      )
+    }
+    switch request.trigger {
+    case .location(let region, _)?:
+      let limit = phone.parameters.maximumRegionMonitoringDistance
+      guard region.radius.isFinite, region.radius >= 0, region.radius <= limit else {
+        return (
+          .regionNotMonitorable, .regionNotMonitorable,
+          "radius \(region.radius) m is not between 0 and maximumRegionMonitoringDistance \(limit) m"
+        )
+      }
+      let owner = RegionMonitor.Owner.notification(request.identifier)
+      guard phone.regions.canWatch(region.identifier, owner: owner) else {
+        return (
+          .tooManyRegions, .tooManyRegions,
+          "the app already uses \(phone.parameters.maximumMonitoredRegions) regions"
+        )
+      }
+    case .calendar(let components, _)?:
+      if request.trigger?.nextCalendarMatch(after: now, epoch: phone.simulation.epoch) == nil {
+        return (.noNextDate, .noNextDate, "no date after now matches \(components)")
+      }
+    case .timeInterval?, nil: break
+    }
+    return nil
+  }
+
+  /// When the pending request `identifier` next fires (its trigger's `nextTriggerDate()`);
+  /// `nil` for a location trigger, or when no such request is pending.
+  public func nextFireTime(of identifier: String) -> SimTime? {
+    store.nextFireTime(of: identifier)
   }
 
   /// The pending requests, in the order the pending limit ranks them.
@@ -245,11 +330,19 @@ public final class UserNotificationCenter {
     }
     guard let delivered = try? store.deliver(identifier: identifier, at: now) else { return }
     finishIfDone(identifier)
-    let foreground = phone.appState == .foreground
-    var options: NotificationPresentationOptions = [.banner, .sound, .list]
-    if foreground {
-      options = delegate?.userNotificationCenter(self, willPresent: delivered) ?? []
+    guard phone.appState == .foreground else {
+      return presented(identifier, options: [.banner, .sound, .list])
     }
+    guard let delegate else { return presented(identifier, options: []) }
+    var answered = false
+    delegate.userNotificationCenter(self, willPresent: delivered) { [weak self] options in
+      guard !answered else { return }
+      answered = true
+      self?.presented(identifier, options: options)
+    }
+  }
+
+  private func presented(_ identifier: String, options: NotificationPresentationOptions) {
     phone.record(
       NotificationEvent.presented(
         identifier: identifier, appState: phone.appState, banner: options.contains(.banner)))

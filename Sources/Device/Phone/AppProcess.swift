@@ -64,6 +64,7 @@ final class AppProcess {
     setState(.notRunning)
     phone.location.processEnded()
     phone.runLoopIfUsed?.processEnded()
+    phone.defaultsRegistration.values.removeAll()
   }
 
   // MARK: The system's actions

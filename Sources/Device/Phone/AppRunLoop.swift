@@ -89,6 +89,8 @@ public final class AppRunLoop {
     phone.record(AppLifecycleEvent.workDropped(count: count))
   }
 
+  fileprivate func isPending(_ item: Int) -> Bool { items[item] != nil }
+
   fileprivate func finish(_ item: Int, event: EventHandle?) {
     guard items.removeValue(forKey: item) != nil else { return }
     if let event { phone.simulation.cancel(event) }
@@ -171,6 +173,11 @@ public struct AppWorkItem {
   public func cancel() {
     runLoop.finish(item, event: event)
   }
+
+  /// Whether the work is still waiting: it has not run, was not cancelled, and did not end
+  /// with the app's process. An answer to a wait that is no longer pending belongs to a
+  /// process that is gone, and must be dropped.
+  public var isPending: Bool { runLoop.isPending(item) }
 }
 
 /// Runs the app's Swift concurrency jobs on its run loop: the executor of the app's main actor

@@ -37,8 +37,9 @@ extension Phone {
     return phone
   }
 
-  /// Stops the process unless `phone` is the calling thread's phone.
-  static func requireCurrent(_ phone: Phone, doing api: @autoclosure () -> String) {
+  /// Stops the process unless `phone` is the calling thread's phone: an object bound to one
+  /// world's phone used outside any world, or in another world.
+  public static func requireCurrent(_ phone: Phone, doing api: @autoclosure () -> String) {
     guard current !== phone else { return }
     if current == nil { _ = requireCurrent(doing: api()) }
     fatalError(

@@ -31,7 +31,9 @@ public final class Phone {
   private(set) lazy var regions = RegionService(phone: self)
   /// The app's notification center; pending and delivered notifications survive relaunches.
   public private(set) lazy var notificationCenter = UserNotificationCenter(phone: self)
-  private var defaultsByDomain: [String: KeyValueStore] = [:]
+  private var defaultsBySuite: [String?: KeyValueStore] = [:]
+  /// The app process's registered defaults, shared by its stores.
+  let defaultsRegistration = DefaultsRegistration()
   private var createdRunLoop: AppRunLoop?
   private var attachments: [ObjectIdentifier: AnyObject] = [:]
   private let sensor: (any LocationSensor)?
@@ -96,13 +98,15 @@ public final class Phone {
   /// Whether Airplane mode is on.
   public var airplaneMode: Bool { authorization.state.airplaneMode }
 
-  /// The app's key-value store (`UserDefaults(suiteName:)`; `nil` is `.standard`). It
-  /// survives relaunches within the replay.
+  /// The app's key-value store (`UserDefaults(suiteName:)`; `nil` is `.standard`, logged as
+  /// domain `standard`, and a different store from a suite of that name). It survives
+  /// relaunches within the replay; values registered with `register(defaults:)` last as long
+  /// as the app's process. A new phone's stores are empty, as after a fresh install.
   public func userDefaults(suiteName: String? = nil) -> KeyValueStore {
-    let domain = suiteName ?? "standard"
-    if let store = defaultsByDomain[domain] { return store }
-    let store = KeyValueStore(domain: domain, simulation: simulation)
-    defaultsByDomain[domain] = store
+    if let store = defaultsBySuite[suiteName] { return store }
+    let store = KeyValueStore(
+      domain: suiteName ?? "standard", simulation: simulation, registration: defaultsRegistration)
+    defaultsBySuite[suiteName] = store
     return store
   }
 

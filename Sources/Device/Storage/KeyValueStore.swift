@@ -18,22 +18,32 @@ import SimKernel
 /// (fields `key`, `existed`, `domain`), at the simulation's current time, so a report can show
 /// what the app stored and when.
 ///
-/// `register(defaults:)`, key-value observation and `didChangeNotification` are not modelled.
+/// Values registered with ``register(defaults:)`` are the fallback of every store of the phone
+/// and last as long as the app's process. Key-value observation and `didChangeNotification` are
+/// not modelled.
 public final class KeyValueStore {
   /// The defaults domain: a bundle identifier or an App Group suite name.
   public let domain: String
 
   private let simulation: Simulation
+  private let registration: DefaultsRegistration
   private var values: [String: StoredValue] = [:]
 
-  /// Creates an empty store.
+  /// Creates an empty store with a registration domain of its own.
   ///
   /// - Parameters:
   ///   - domain: the bundle identifier or suite name, written to every log entry.
   ///   - simulation: the world whose clock stamps and whose log records every write.
-  public init(domain: String, simulation: Simulation) {
+  public convenience init(domain: String, simulation: Simulation) {
+    self.init(domain: domain, simulation: simulation, registration: DefaultsRegistration())
+  }
+
+  /// Creates an empty store that falls back on `registration`, shared with the phone's other
+  /// stores.
+  init(domain: String, simulation: Simulation, registration: DefaultsRegistration) {
     self.domain = domain
     self.simulation = simulation
+    self.registration = registration
   }
 
   // MARK: Writing
@@ -73,6 +83,28 @@ public final class KeyValueStore {
     write(nil, forKey: key)
   }
 
+  /// Records that the app tried to store something that is not a property-list value under
+  /// `key`; the store keeps what it had. On a device `set(_:forKey:)` stops the app
+  /// (`NSInvalidArgumentException`: "Attempt to insert non-property list object"); a layer that
+  /// converts the app's values calls this instead, and the log records `refused` with the
+  /// value's `type`.
+  public func recordRefusedWrite(forKey key: String, type: String) {
+    simulation.log.record(
+      DefaultsEvent.refused(key: key, type: type, domain: domain), at: simulation.now)
+  }
+
+  /// Registers fallback values (`UserDefaults.register(defaults:)`): a key without a value of
+  /// its own reads as its registered value, in this store and every other store of the phone,
+  /// and ``removeObject(forKey:)`` reveals it again.
+  ///
+  /// Apple: the values are "a fallback in cases where the app domain doesn't have them", and
+  /// "the registration domain is volatile, so you must register the set of default values each
+  /// time your app launches". So registered values are not stored and not logged, and last
+  /// until the app's process ends. Registering a key again replaces its value.
+  public func register(defaults: [String: StoredValue]) {
+    registration.values.merge(defaults) { _, new in new }
+  }
+
   private func write(_ value: StoredValue?, forKey key: String) {
     if let value {
       values[key] = value
@@ -90,7 +122,7 @@ public final class KeyValueStore {
   /// The value stored under `key`, unconverted; `nil` when there is none
   /// (`UserDefaults.object(forKey:)`).
   public func object(forKey key: String) -> StoredValue? {
-    values[key]
+    values[key] ?? registration.values[key]
   }
 
   /// The value of `key` as a double; 0 when the key is missing or holds no number.
@@ -103,7 +135,7 @@ public final class KeyValueStore {
   /// longest decimal prefix taken ("3.5 km" → 3.5), 0 when the string does not begin with a
   /// number, ±infinity on overflow. Data, dates, arrays and dictionaries read as 0.
   public func double(forKey key: String) -> Double {
-    values[key]?.coercedDouble ?? 0
+    object(forKey: key)?.coercedDouble ?? 0
   }
 
   /// The value of `key` as an integer; 0 when the key is missing or holds no number.
@@ -117,7 +149,7 @@ public final class KeyValueStore {
   /// as `NSString.integerValue` documents: leading whitespace, optional sign, decimal digits,
   /// the rest ignored ("3.9" → 3), 0 without digits, `Int.max`/`Int.min` on overflow.
   public func integer(forKey key: String) -> Int {
-    values[key]?.coercedInteger ?? 0
+    object(forKey: key)?.coercedInteger ?? 0
   }
 
   /// The value of `key` as a Boolean; `false` when the key is missing.
@@ -130,7 +162,7 @@ public final class KeyValueStore {
   /// optional sign and zeros, is `true` ("yes", "t", "2", "+01"); anything else is `false`
   /// ("no", "false", "0", ""). Data, dates, arrays and dictionaries read as `false`.
   public func bool(forKey key: String) -> Bool {
-    values[key]?.coercedBool ?? false
+    object(forKey: key)?.coercedBool ?? false
   }
 
   /// The value of `key` as a string; `nil` when the key is missing or cannot make one.
@@ -143,35 +175,42 @@ public final class KeyValueStore {
   /// doubles without a fraction (2.0 → "2"), other doubles in their shortest exact form
   /// ("3.5", "1e+20"). Data, dates, arrays and dictionaries give `nil`.
   public func string(forKey key: String) -> String? {
-    values[key]?.coercedString
+    object(forKey: key)?.coercedString
   }
 
   /// The array stored under `key`; `nil` when the key is missing or holds something else
   /// (`UserDefaults.array(forKey:)`).
   public func array(forKey key: String) -> [StoredValue]? {
-    if case .array(let elements) = values[key] { return elements }
+    if case .array(let elements) = object(forKey: key) { return elements }
     return nil
   }
 
   /// The dictionary stored under `key`; `nil` when the key is missing or holds something else
   /// (`UserDefaults.dictionary(forKey:)`).
   public func dictionary(forKey key: String) -> [String: StoredValue]? {
-    if case .dictionary(let entries) = values[key] { return entries }
+    if case .dictionary(let entries) = object(forKey: key) { return entries }
     return nil
   }
 
   /// The bytes stored under `key`; `nil` when the key is missing or holds something else
   /// (`UserDefaults.data(forKey:)`).
   public func data(forKey key: String) -> [UInt8]? {
-    if case .data(let bytes) = values[key] { return bytes }
+    if case .data(let bytes) = object(forKey: key) { return bytes }
     return nil
   }
 
-  /// Every key and value in the store (`UserDefaults.dictionaryRepresentation()`).
+  /// Every key and value in the store, over the registered values
+  /// (`UserDefaults.dictionaryRepresentation()`).
   ///
-  /// A device's result also holds the global and registration domains; a simulated store has
-  /// only its own values.
+  /// A device's result also holds the global domain (languages, locale); a simulated phone has
+  /// none.
   public func dictionaryRepresentation() -> [String: StoredValue] {
-    values
+    registration.values.merging(values) { _, own in own }
   }
+}
+
+/// The registration domain of the app's process: the values ``KeyValueStore/register(defaults:)``
+/// registered, shared by the phone's stores and forgotten when the process ends.
+final class DefaultsRegistration {
+  var values: [String: StoredValue] = [:]
 }

@@ -121,3 +121,26 @@ final class TestWorld {
   /// The log's `source`/`event` names, in order.
   var logNames: [String] { simulation.log.entries.map { "\($0.source).\($0.event)" } }
 }
+
+extension TestWorld {
+  /// The app's process ends (the user swipes it away), as the world's driver would do it.
+  func terminate() {
+    phone.makeCurrent { phone.terminateApp() }
+  }
+
+  /// The user opens the app again: a fresh process, with what the phone kept.
+  func relaunch() throws {
+    try phone.makeCurrent { try phone.launchApp() }
+  }
+
+  /// Runs `body` as app code on the world's thread, with its phone current.
+  @discardableResult
+  func inApp<T>(_ body: () throws -> T) rethrows -> T {
+    try phone.makeCurrent(during: body)
+  }
+
+  /// The log's entries from `source` named `event`.
+  func entries(_ source: String, _ event: String) -> [LogEntry] {
+    simulation.log.entries(source: source, event: event)
+  }
+}
