@@ -45,3 +45,148 @@ struct CoreLocationTests {
     #expect(CLError.historicalLocationError.rawValue == 19)
   }
 }
+
+@Suite("CLGeocoder over the phone's geocoder")
+struct GeocoderTests {
+  /// A launched world whose app is an ``AddressLookup`` over the Tokyo Station gazetteer.
+  static func world(
+    _ parameters: GeocodingParameters = GeocodingParameters()
+  ) throws -> (TestWorld, AddressLookup) {
+    var lookup: AddressLookup?
+    let world = TestWorld {
+      let made = AddressLookup()
+      lookup = made
+      return made
+    }
+    world.phone.geocodingService = GeocodingService(
+      gazetteer: try tokyoStationGazetteer(world.phone), parameters: parameters)
+    try world.launchAndRun(until: 0)
+    return (world, try #require(lookup))
+  }
+
+  static let marunouchi = CLLocation(latitude: 35.68, longitude: 139.76)
+
+  @Test("a reverse geocode answers on the main thread after the server's latency, not in the call")
+  func reverseGeocode() throws {
+    let (world, lookup) = try Self.world()
+    world.inApp { lookup.describe(Self.marunouchi) }
+    #expect(lookup.notes == ["asked, geocoding true"])
+    try world.run(until: 1)
+    #expect(lookup.notes == ["asked, geocoding true", "found 1: 丸の内１丁目 (東京都千代田区丸の内１丁目)"])
+    let placemark = try #require(lookup.placemarks.first)
+    #expect(placemark.subLocality == "丸の内" && placemark.postalCode == "100-0005")
+    #expect(placemark.country == "日本" && placemark.isoCountryCode == "JP")
+    #expect(placemark.subThoroughfare == nil && placemark.subAdministrativeArea == nil)
+    #expect(placemark.timeZone == nil && placemark.ocean == nil && placemark.region == nil)
+    let location = try #require(placemark.location)
+    #expect(location.coordinate == CLLocationCoordinate2D(latitude: 35.68, longitude: 139.76))
+    // Answered 0.3 s into the world, in the world's calendar.
+    #expect(location.timestamp == Date(timeIntervalSince1970: 1_775_001_600.3))
+    #expect(world.events("geocoder") == ["request", "reply"])
+    #expect(!lookup.geocoder.isGeocoding)
+    #expect(CLPlacemark(placemark: placemark) == placemark)
+  }
+
+  @Test("the async reverse geocode returns the placemarks; its wait is pending work until then")
+  func reverseGeocodeAsync() throws {
+    let (world, lookup) = try Self.world()
+    world.inApp { lookup.describeAsync(Self.marunouchi) }
+    try world.run(until: 0.1)
+    let waits = world.phone.runLoop.pendingWork.filter { $0.kind == .waiting }
+    #expect(waits.count == 1)
+    #expect(
+      waits.first?.label.hasPrefix(
+        "CLGeocoder.reverseGeocodeLocation(_:) at FrameworksTests/AddressLookup.swift:") == true)
+    try world.run(until: 1)
+    #expect(lookup.notes == ["found 1: 丸の内１丁目 (東京都千代田区丸の内１丁目)"])
+    #expect(world.phone.runLoop.pendingWork.isEmpty)
+  }
+
+  @Test("forward geocoding finds named places with both forms; nothing found throws the code")
+  func forwardGeocode() throws {
+    let (world, lookup) = try Self.world()
+    world.inApp { lookup.find("東京駅") }
+    try world.run(until: 1)
+    world.inApp { lookup.findAsync("東京駅") }
+    try world.run(until: 2)
+    world.inApp { lookup.findAsync("大阪") }
+    try world.run(until: 3)
+    world.inApp { lookup.find("大阪") }
+    try world.run(until: 4)
+    #expect(
+      lookup.notes == [
+        "found 1: 東京駅 (千代田区)", "found 1: 東京駅 (千代田区)", "nothing found", "error 8",
+      ])
+    let station = try #require(lookup.placemarks.first?.location?.coordinate)
+    #expect(station == CLLocationCoordinate2D(latitude: 35.681236, longitude: 139.767125))
+  }
+
+  @Test("cancelGeocode runs the handler with geocodeCanceled later, never inside the call")
+  func cancel() throws {
+    let (world, lookup) = try Self.world()
+    world.inApp {
+      lookup.describe(Self.marunouchi)
+      lookup.cancel()
+    }
+    #expect(lookup.notes == ["asked, geocoding true", "cancelled"])
+    #expect(!lookup.geocoder.isGeocoding)
+    try world.run(until: 1)
+    #expect(lookup.notes == ["asked, geocoding true", "cancelled", "error 10"])
+    // Cancelling with nothing pending does nothing.
+    world.inApp { lookup.cancel() }
+    try world.run(until: 2)
+    #expect(lookup.notes.last == "cancelled")
+  }
+
+  @Test("a second request while one is pending cancels the first [?]")
+  func secondRequestCancelsTheFirst() throws {
+    let (world, lookup) = try Self.world()
+    world.inApp {
+      lookup.describe(Self.marunouchi)
+      lookup.find("東京駅")
+    }
+    try world.run(until: 1)
+    #expect(lookup.notes == ["asked, geocoding true", "error 10", "found 1: 東京駅 (千代田区)"])
+  }
+
+  @Test("requests over the rate limit fail with CLError.network, as in Airplane mode")
+  func rateLimitAndAirplaneMode() throws {
+    var parameters = GeocodingParameters()
+    parameters.maximumRequestsPerWindow = 2
+    let (world, lookup) = try Self.world(parameters)
+    for second in 0..<3 {
+      world.inApp { lookup.describe(Self.marunouchi) }
+      try world.run(until: Double(second) + 1)
+    }
+    #expect(
+      lookup.notes.filter { !$0.hasPrefix("asked") }.map { $0.prefix(5) } == [
+        "found", "found", "error",
+      ])
+    #expect(lookup.notes.last == "error 2")
+    try world.run(until: 120)
+    world.phone.setAirplaneMode(true)
+    world.inApp { lookup.describe(Self.marunouchi) }
+    try world.run(until: 121)
+    #expect(lookup.notes.last == "error 2")
+  }
+
+  @Test("open sea and an invalid coordinate give geocodeFoundNoResult, logged")
+  func noResult() throws {
+    let (world, lookup) = try Self.world()
+    world.inApp { lookup.describe(CLLocation(latitude: 35.5, longitude: 139.9)) }
+    try world.run(until: 1)
+    world.inApp { lookup.describe(CLLocation(latitude: 200, longitude: 0)) }
+    #expect(lookup.notes.last == "asked, geocoding false")
+    try world.run(until: 2)
+    #expect(lookup.notes.filter { !$0.hasPrefix("asked") } == ["error 8", "error 8"])
+    #expect(world.events("geocoder") == ["request", "failure", "failure"])
+    guard
+      case .failure("reverse", .geocodeFoundNoResult, let reason)? =
+        world.simulation.log.events(GeocoderEvent.self).last?.event
+    else {
+      Issue.record("no failure logged for the invalid coordinate")
+      return
+    }
+    #expect(reason == "(200.0, 0.0) is not a valid coordinate")
+  }
+}

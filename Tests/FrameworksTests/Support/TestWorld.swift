@@ -86,3 +86,41 @@ final class TestWorld {
   /// The log's `source`/`event` names, in order.
   var logNames: [String] { simulation.log.entries.map { "\($0.source).\($0.event)" } }
 }
+
+extension TestWorld {
+  /// Runs `body` as the app's code does: on the world's thread, with the phone current.
+  func inApp<T>(_ body: () throws -> T) rethrows -> T {
+    try phone.makeCurrent(during: body)
+  }
+
+  /// The log entries of `source`, as `event` names, in order.
+  func events(_ source: String) -> [String] {
+    simulation.log.entries.filter { $0.source == source }.map(\.event)
+  }
+}
+
+/// A made-up gazetteer around Tokyo Station: a prefecture, a ward, two chōme sharing an edge at
+/// longitude 139.765, and one named place.
+func tokyoStationGazetteer(_ phone: Phone) throws -> Gazetteer {
+  func box(_ west: Double, _ south: Double, _ east: Double, _ north: Double, _ props: String)
+    -> String
+  {
+    """
+    {"type":"Feature","properties":{\(props)},"geometry":{"type":"Polygon","coordinates":[[\
+    [\(west),\(south)],[\(east),\(south)],[\(east),\(north)],[\(west),\(north)],[\(west),\(south)]]]}}
+    """
+  }
+  let json = """
+    {"type":"FeatureCollection","features":[
+    \(box(139.70, 35.65, 139.80, 35.72,
+      #""administrativeArea":"東京都","country":"日本","isoCountryCode":"JP""#)),
+    \(box(139.74, 35.67, 139.78, 35.70, #""locality":"千代田区""#)),
+    \(box(139.755, 35.675, 139.765, 35.685,
+      #""subLocality":"丸の内","thoroughfare":"丸の内１丁目","postalCode":"100-0005""#)),
+    \(box(139.765, 35.675, 139.775, 35.685, #""subLocality":"丸の内","thoroughfare":"丸の内２丁目""#)),
+    {"type":"Feature","properties":{"name":"東京駅","locality":"千代田区"},
+     "geometry":{"type":"Point","coordinates":[139.767125,35.681236]}}
+    ]}
+    """
+  return try Gazetteer(geoJSON: Data(json.utf8), context: phone.geos)
+}
