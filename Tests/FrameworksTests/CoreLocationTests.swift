@@ -190,3 +190,122 @@ struct GeocoderTests {
     #expect(reason == "(200.0, 0.0) is not a valid coordinate")
   }
 }
+
+@Suite("CLLocationManager's authorization callbacks and temporary full accuracy")
+struct AuthorizationCallbackTests {
+  static let info = InfoPlist(locationTemporaryUsageDescriptionDictionary: [
+    "directions": "Turn-by-turn directions need your precise location."
+  ])
+
+  /// A launched world running ``PreciseDirections`` whose user allows While Using, with
+  /// Precise Location off unless `precise`.
+  static func world(
+    key: String = "directions", precise: Bool = false, answers: [PromptAnswer] = []
+  ) throws -> (TestWorld, PreciseDirections) {
+    var feature: PreciseDirections?
+    let world = TestWorld(
+      user: UserScript(answers: [.location: [.allowWhileUsing], .temporaryFullAccuracy: answers]),
+      infoPlist: info
+    ) {
+      let made = PreciseDirections(purposeKey: key)
+      feature = made
+      return made
+    }
+    world.phone.setPreciseLocation(precise)
+    try world.launchAndRun(until: 0)
+    let made = try #require(feature)
+    world.inApp { made.start() }
+    try world.run(until: 5)
+    return (world, made)
+  }
+
+  @Test("the delegate hears the authorization after the manager is created, not inside init")
+  func toldAfterCreation() throws {
+    var feature: PreciseDirections?
+    let world = TestWorld {
+      let made = PreciseDirections(purposeKey: "directions")
+      feature = made
+      // Nothing has been told yet when the app's own init returns.
+      #expect(made.notes == ["created"])
+      return made
+    }
+    try world.launchAndRun(until: 1)
+    #expect(
+      feature?.notes == [
+        "created", "authorization notDetermined fullAccuracy", "status notDetermined",
+      ])
+  }
+
+  @Test("the deprecated callback hears status changes, but not a change of accuracy alone")
+  func deprecatedCallback() throws {
+    let (world, feature) = try Self.world(precise: true)
+    #expect(
+      feature.notes == [
+        "created", "authorization notDetermined fullAccuracy", "status notDetermined",
+        "authorization authorizedWhenInUse fullAccuracy", "status authorizedWhenInUse",
+      ])
+    world.phone.setPreciseLocation(false)
+    try world.run(until: 6)
+    #expect(feature.notes.suffix(1) == ["authorization authorizedWhenInUse reducedAccuracy"])
+  }
+
+  @Test("approximate location: the user allows once, the app gets full accuracy for the session")
+  func temporaryFullAccuracyGranted() throws {
+    let (world, feature) = try Self.world(answers: [.allow])
+    let before = feature.notes.count
+    world.inApp { feature.askForPrecision() }
+    #expect(feature.notes.last == "asking")
+    try world.run(until: 10)
+    #expect(
+      Array(feature.notes.dropFirst(before)) == [
+        "asking", "authorization authorizedWhenInUse fullAccuracy",
+        "answered, now fullAccuracy",
+      ])
+    #expect(world.events("authorization").contains("temporaryFullAccuracy"))
+    // It ends with the session: suspended in the background, the app hears reduced accuracy
+    // when it runs again.
+    world.phone.sendAppToBackground()
+    try world.run(until: 30)
+    world.phone.bringAppToForeground()
+    try world.run(until: 31)
+    #expect(feature.notes.last == "authorization authorizedWhenInUse reducedAccuracy")
+  }
+
+  @Test("the async form returns after the answer; its wait is pending work until then")
+  func temporaryFullAccuracyAsync() throws {
+    let (world, feature) = try Self.world(answers: [.dontAllow])
+    world.inApp { feature.askForPrecisionAsync() }
+    try world.run(until: 6)
+    let waits = world.phone.runLoop.pendingWork.filter { $0.kind == .waiting }
+    #expect(
+      waits.map(\.label).first?.hasPrefix(
+        "CLLocationManager.requestTemporaryFullAccuracyAuthorization(withPurposeKey:) at "
+          + "FrameworksTests/PreciseDirections.swift:") == true)
+    try world.run(until: 10)
+    #expect(feature.notes.last == "answered, now reducedAccuracy")
+    #expect(world.phone.runLoop.pendingWork.isEmpty)
+  }
+
+  @Test("with full accuracy already the request completes at once, without a prompt")
+  func alreadyFullAccuracy() throws {
+    let (world, feature) = try Self.world(precise: true)
+    world.inApp { feature.askForPrecision() }
+    #expect(feature.notes.last == "asking")
+    try world.run(until: 5)
+    #expect(feature.notes.last == "answered, now fullAccuracy")
+    #expect(world.simulation.log.entries(source: "prompt", event: "shown").count == 1)
+  }
+
+  @Test("a purpose key the Info.plist does not declare fails with CLError.promptDeclined")
+  func unknownPurposeKey() throws {
+    let (world, feature) = try Self.world(key: "coffee", answers: [.allow])
+    world.inApp {
+      feature.askForPrecision()
+      feature.askForPrecisionAsync()
+    }
+    try world.run(until: 10)
+    #expect(
+      feature.notes.suffix(2) == ["not asked: Precise location was not granted.", "not asked"])
+    #expect(world.phone.runLoop.pendingWork.isEmpty)
+  }
+}

@@ -26,9 +26,11 @@ final class PathSensor: LocationSensor {
 /// Launches whatever `make` builds, as the phone launches an app: a fresh object per process.
 final class HostApp: SimulatedApp {
   let make: () -> AnyObject
+  let infoPlist: InfoPlist
   private(set) var app: AnyObject?
 
-  init(_ make: @escaping () -> AnyObject) {
+  init(infoPlist: InfoPlist = InfoPlist(), _ make: @escaping () -> AnyObject) {
+    self.infoPlist = infoPlist
     self.make = make
   }
 
@@ -52,10 +54,10 @@ final class TestWorld {
   }()
 
   /// A world starting 2026-04-01T00:00:00Z whose phone follows `truth` and answers prompts
-  /// with `user`.
+  /// with `user`, running an app whose bundle declares `infoPlist`.
   init(
     seed: UInt64 = 1, parameters: PhoneParameters = TestWorld.certain,
-    user: UserScript = UserScript(),
+    user: UserScript = UserScript(), infoPlist: InfoPlist = InfoPlist(),
     truth: @escaping (SimTime) -> Coordinate? = { _ in
       try? Coordinate(latitude: 35.68, longitude: 139.76)
     },
@@ -65,7 +67,7 @@ final class TestWorld {
     phone = Phone(
       simulation: simulation, geos: GEOSContext(), sensor: PathSensor(truth: truth),
       parameters: parameters, user: user)
-    let host = HostApp(make)
+    let host = HostApp(infoPlist: infoPlist, make)
     self.host = host
     phone.install { host }
   }
