@@ -309,3 +309,158 @@ struct AuthorizationCallbackTests {
     #expect(world.phone.runLoop.pendingWork.isEmpty)
   }
 }
+
+@Suite("CLLocationManager's fixes, cache and regions")
+struct LocationManagerTests {
+  /// A launched world running a ``LocationProbe`` (the latest, after relaunches) whose user
+  /// allows While Using; the phone stays at 35.68° N 139.76° E.
+  static func world() throws -> (TestWorld, () -> LocationProbe?) {
+    var probe: LocationProbe?
+    let world = TestWorld(user: UserScript(answers: [.location: [.allowWhileUsing]])) {
+      let made = LocationProbe()
+      probe = made
+      return made
+    }
+    try world.launchAndRun(until: 0)
+    world.inApp { probe?.start() }
+    try world.run(until: 5)
+    return (world, { probe })
+  }
+
+  @Test("requestLocation() delivers one fix and stops; the fix is then the cached location")
+  func requestLocationOnce() throws {
+    let (world, probe) = try Self.world()
+    let probeNow = try #require(probe())
+    #expect(probeNow.manager.location == nil)
+    world.inApp { probeNow.manager.requestLocation() }
+    try world.run(until: 120)
+    #expect(probeNow.fixes.count == 1)
+    #expect(world.events("location").filter { $0 == "didUpdateLocations" }.count == 1)
+    let fix = try #require(probeNow.fixes.first)
+    #expect(fix.coordinate == CLLocationCoordinate2D(latitude: 35.68, longitude: 139.76))
+    // The timestamp is the fix's instant in the world's calendar (2026-04-01T00:00:00Z + t).
+    let delivered = try #require(
+      world.simulation.log.entries(source: "location", event: "didUpdateLocations").first)
+    #expect(
+      fix.timestamp == Date(timeIntervalSince1970: 1_775_001_600 + delivered.time.seconds))
+    // The cache: the same fix, for this manager and for a new one.
+    #expect(probeNow.manager.location?.coordinate == fix.coordinate)
+    #expect(probeNow.manager.location?.timestamp == fix.timestamp)
+    let other = world.inApp { CLLocationManager() }
+    #expect(other.location?.timestamp == fix.timestamp)
+    // A location the app makes is timestamped now, in the world's calendar.
+    let made = world.inApp { CLLocation(latitude: 0, longitude: 0) }
+    #expect(made.timestamp == Date(timeIntervalSince1970: 1_775_001_600 + 120))
+  }
+
+  @Test("a radius over maximumRegionMonitoringDistance fails with regionMonitoringFailure, logged")
+  func radiusTooLarge() throws {
+    let (world, probe) = try Self.world()
+    let probeNow = try #require(probe())
+    let tooLarge = probeNow.manager.maximumRegionMonitoringDistance + 1
+    world.inApp {
+      probeNow.monitor(
+        CLLocationCoordinate2D(latitude: 35.68, longitude: 139.76), radius: tooLarge, "county")
+    }
+    #expect(probeNow.failures.isEmpty, "not inside the call")
+    try world.run(until: 6)
+    #expect(probeNow.failures.map(\.region) == ["county"])
+    #expect(probeNow.failures.map(\.code) == [CLError.Code.regionMonitoringFailure.rawValue])
+    #expect(world.events("region") == ["monitoringDidFail"])
+    #expect(probeNow.manager.monitoredRegions.isEmpty)
+  }
+
+  @Test("an invalid centre fails with regionMonitoringFailure, logged")
+  func invalidCentre() throws {
+    let (world, probe) = try Self.world()
+    let probeNow = try #require(probe())
+    world.inApp { probeNow.monitor(kCLLocationCoordinate2DInvalid, radius: 100, "nowhere") }
+    #expect(probeNow.failures.isEmpty, "not inside the call")
+    try world.run(until: 6)
+    #expect(probeNow.failures.map(\.region) == ["nowhere"])
+    #expect(probeNow.failures.map(\.code) == [5])
+    let logged = world.simulation.log.events(RegionEvent.self).map(\.event)
+    guard case .monitoringDidFail("nowhere", _)? = logged.last else {
+      Issue.record("no monitoringDidFail logged: \(logged)")
+      return
+    }
+  }
+
+  @Test("monitored regions survive a relaunch, seen by the new process's manager")
+  func monitoredRegionsAfterRelaunch() throws {
+    let (world, probe) = try Self.world()
+    let center = CLLocationCoordinate2D(latitude: 35.69, longitude: 139.70)
+    world.inApp { probe()?.monitor(center, radius: 150, "shinjuku") }
+    try world.run(until: 6)
+    let first = try #require(probe())
+    world.inApp {
+      world.phone.terminateApp()
+      try? world.phone.launchApp()
+    }
+    let second = try #require(probe())
+    #expect(first !== second)
+    let regions = second.manager.monitoredRegions
+    #expect(regions.count == 1)
+    let region = try #require(regions.first as? CLCircularRegion)
+    #expect(region.identifier == "shinjuku" && region.center == center && region.radius == 150)
+    #expect(regions.contains(CLCircularRegion(center: center, radius: 150, identifier: "shinjuku")))
+  }
+
+  @Test("class methods answer for the running app's phone")
+  func classMethods() throws {
+    let (world, _) = try Self.world()
+    world.inApp {
+      #expect(CLLocationManager.authorizationStatus() == .authorizedWhenInUse)
+      #expect(CLLocationManager.locationServicesEnabled())
+      #expect(CLLocationManager.isMonitoringAvailable(for: CLCircularRegion.self))
+      #expect(!CLLocationManager.isMonitoringAvailable(for: CLRegion.self))
+    }
+    world.phone.setLocationServices(false)
+    world.inApp {
+      #expect(!CLLocationManager.locationServicesEnabled())
+      #expect(CLLocationManager.authorizationStatus() == .denied)
+    }
+  }
+
+  @Test("outside a world there is no current phone; the stop says how to run the code in one")
+  func outsideAWorld() {
+    // CLLocationManager() here would stop the process, which a test cannot watch in-process.
+    #expect(Phone.current == nil)
+    let message = Phone.outsideWorldMessage(doing: "CLLocationManager()")
+    #expect(message.hasPrefix("CLLocationManager() was used outside a GeoSim world."))
+    #expect(message.contains("phone.makeCurrent(during:)"))
+    #expect(message.contains("geosim replay"))
+  }
+}
+
+@Suite("CoreLocation's value types")
+struct CoreLocationValueTests {
+  @Test("CLLocationCoordinate2DIsValid: latitude within ±90, longitude within ±180")
+  func coordinateValidity() {
+    #expect(
+      CLLocationCoordinate2DIsValid(CLLocationCoordinate2D(latitude: 35.68, longitude: 139.76)))
+    #expect(CLLocationCoordinate2DIsValid(CLLocationCoordinate2D(latitude: -90, longitude: 180)))
+    #expect(!CLLocationCoordinate2DIsValid(kCLLocationCoordinate2DInvalid))
+    #expect(!CLLocationCoordinate2DIsValid(CLLocationCoordinate2D(latitude: 90.5, longitude: 0)))
+    #expect(!CLLocationCoordinate2DIsValid(CLLocationCoordinate2D(latitude: 0, longitude: -181)))
+    #expect(!CLLocationCoordinate2DIsValid(CLLocationCoordinate2D(latitude: .nan, longitude: 0)))
+    #expect(CLLocationCoordinate2DMake(1, 2) == CLLocationCoordinate2D(latitude: 1, longitude: 2))
+  }
+
+  @Test("distance(from:) is the WGS 84 geodesic: JFK to LHR, GeographicLib's worked example")
+  func geodesicDistance() {
+    // GeographicLib's documentation: Inverse(40.6, -73.8, 51.6, -0.5) gives 5551759.400319 m.
+    let jfk = CLLocation(latitude: 40.6, longitude: -73.8)
+    let lhr = CLLocation(latitude: 51.6, longitude: -0.5)
+    #expect(abs(jfk.distance(from: lhr) - 5_551_759.400_319) < 0.001)
+    #expect(lhr.distance(from: jfk) == jfk.distance(from: lhr))
+    #expect(jfk.distance(from: jfk) == 0)
+    let invalid = CLLocation(latitude: -180, longitude: -180)
+    #expect(jfk.distance(from: invalid).isNaN)
+  }
+
+  @Test("a location made outside a world is timestamped at the Unix epoch")
+  func timestampOutsideAWorld() {
+    #expect(CLLocation(latitude: 1, longitude: 2).timestamp == Date(timeIntervalSince1970: 0))
+  }
+}
