@@ -163,8 +163,11 @@ public final class World {
         throw fail("expectations[\(index)].\(problem.member)", problem.message)
       }
     }
+    // One server per world: the app's geocoders, whether made from the context or with
+    // Apple's names on the phone, share its rate limit.
+    phone.geocodingService = GeocodingService(gazetteer: gazetteer)
     let context = AppContext(
-      network: network, geocodingService: GeocodingService(gazetteer: gazetteer),
+      network: network, geocodingService: phone.geocodingService,
       variant: scenario.app.variant, configuration: scenario.app.configuration)
     do {
       phone.install(try entry.make(context))

@@ -120,4 +120,33 @@ import Testing
     try phone.simulation.run()
     #expect(replies.items.first?.names! == ["東京駅"])
   }
+
+  @Test func aRefusedReverseGeocodeCancelsTheRequestInFlightAndAnswersNoResultAsynchronously()
+    throws
+  {
+    let geocoder = try geocoder()
+    let replies = Replies()
+    geocoder.reverseGeocodeLocation(try fix(35.68, 139.76), completionHandler: record(replies))
+    geocoder.refuseReverseGeocode("not a coordinate", completionHandler: record(replies))
+    // The cancelled request hears at once, as before; the refusal not inside the call.
+    #expect(replies.items.map(\.error) == [.geocodeCanceled])
+    #expect(!geocoder.isGeocoding)
+    try phone.simulation.run()
+    #expect(replies.items.map(\.error) == [.geocodeCanceled, .geocodeFoundNoResult])
+    #expect(replies.items.map(\.time) == [.zero, .zero])
+    let logged = phone.simulation.log.events(GeocoderEvent.self).map(\.event)
+    #expect(
+      logged.last
+        == .failure(kind: "reverse", code: .geocodeFoundNoResult, reason: "not a coordinate"))
+  }
+
+  @Test func thePhoneHasOneGeocodingServiceCentralTokyoUntilOneIsSet() throws {
+    let first = phone.geocodingService
+    #expect(first === phone.geocodingService)
+    #expect(first.gazetteer.areaCount == 24)
+    let own = GeocodingService(
+      gazetteer: try Gazetteer(geoJSON: Data(nestedGazetteerJSON.utf8), context: phone.geos))
+    phone.geocodingService = own
+    #expect(phone.geocodingService === own)
+  }
 }

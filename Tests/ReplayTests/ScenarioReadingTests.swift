@@ -223,6 +223,15 @@ import Testing
     #expect(e.path == "device.promptAnswers.notifications[0]")
   }
 
+  @Test func theTemporaryFullAccuracyPromptTakesAllowOrDontAllow() throws {
+    let s = try scenario(
+      with(#""device": {"promptAnswers": {"temporaryFullAccuracy": ["allow", "dontAllow"]}}"#))
+    #expect(s.device.promptAnswers[.temporaryFullAccuracy] == [.allow, .dontAllow])
+    let e = try #require(
+      error(with(#""device": {"promptAnswers": {"temporaryFullAccuracy": ["allowOnce"]}}"#)))
+    #expect(e.path == "device.promptAnswers.temporaryFullAccuracy[0]")
+  }
+
   @Test func aNameMustBeAFolderNameThatStaysInThisFolder() throws {
     for bad in ["../../tmp/x", ".", "..", "a/b", "駅", ""] {
       let e = try #require(

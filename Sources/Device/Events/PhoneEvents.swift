@@ -132,6 +132,8 @@ public enum PromptEvent: LogEvent, Hashable {
 public enum AuthorizationEvent: LogEvent, Hashable {
   /// The status or the accuracy the managers report changed.
   case changed(status: AuthorizationStatus, accuracy: AccuracyAuthorization)
+  /// The app asked for temporary full accuracy with `purposeKey`.
+  case temporaryFullAccuracy(purposeKey: String, outcome: TemporaryFullAccuracyOutcome)
 
   /// The component that records these events.
   public static let source = "authorization"
@@ -139,10 +141,19 @@ public enum AuthorizationEvent: LogEvent, Hashable {
   public static let declarations = [
     LogEventDeclaration(
       source, "changed", fields: ["status", "accuracy"],
-      "The location authorization status or accuracy the app sees changed.")
+      "The location authorization status or accuracy the app sees changed."),
+    LogEventDeclaration(
+      source, "temporaryFullAccuracy", fields: ["purposeKey", "outcome"],
+      "The app asked for temporary full accuracy: `prompted`, `alreadyFullAccuracy`, or refused (`unknownPurposeKey`, `notAuthorized`, `notShown`)."
+    ),
   ]
   /// The event's name in the log.
-  public var name: String { "changed" }
+  public var name: String {
+    switch self {
+    case .changed: "changed"
+    case .temporaryFullAccuracy: "temporaryFullAccuracy"
+    }
+  }
   /// The event's fields, in the log's order.
   public var fields: [LogField] {
     switch self {
@@ -151,8 +162,24 @@ public enum AuthorizationEvent: LogEvent, Hashable {
         LogField("status", .string(status.description)),
         LogField("accuracy", .string(accuracy.description)),
       ]
+    case .temporaryFullAccuracy(let purposeKey, let outcome):
+      [LogField("purposeKey", .string(purposeKey)), LogField("outcome", .string(outcome.rawValue))]
     }
   }
+}
+
+/// What became of a request for temporary full accuracy.
+public enum TemporaryFullAccuracyOutcome: String, Hashable, Sendable, CaseIterable {
+  /// The prompt was shown.
+  case prompted
+  /// The app already had full accuracy: nothing to ask.
+  case alreadyFullAccuracy
+  /// The purpose key is not in the app's `NSLocationTemporaryUsageDescriptionDictionary`.
+  case unknownPurposeKey
+  /// The app has no location authorization to make precise.
+  case notAuthorized
+  /// The app was not in the foreground, or another prompt was on screen.
+  case notShown
 }
 
 /// A change the user made in Settings (source `"settings"`).

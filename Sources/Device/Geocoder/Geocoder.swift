@@ -130,6 +130,21 @@ public final class Geocoder {
     }
   }
 
+  /// Refuses a reverse-geocoding request for a place that is not a coordinate (a latitude or
+  /// longitude out of range, or not a number): it cancels the request in flight, as any new
+  /// request does, and its handler gets ``GeocodeErrorCode/geocodeFoundNoResult`` at once,
+  /// without the server [?] (Apple documents no answer for it).
+  ///
+  /// - Parameter reason: why the place is not a coordinate, for the log and the handler.
+  public func refuseReverseGeocode(
+    _ reason: String, completionHandler: @escaping ([Placemark]?, GeocodeError?) -> Void
+  ) {
+    cancelInFlight("a new request")
+    let error = GeocodeError(.geocodeFoundNoResult, reason)
+    logReply("reverse", nil, error)
+    phone.process.call { completionHandler(nil, error) }
+  }
+
   /// Cancels the request in flight; its handler gets ``GeocodeErrorCode/geocodeCanceled`` [A].
   public func cancelGeocode() {
     cancelInFlight("cancelGeocode")
@@ -199,4 +214,31 @@ public final class Geocoder {
           kind: kind, count: result?.count ?? 0, firstName: result?.first?.name))
     }
   }
+}
+
+extension Phone {
+  /// The geocoding server the app's geocoders talk to when they are made for the phone alone
+  /// (`CLGeocoder()`): one per phone, so that they share its rate limit [A]. A world's
+  /// assembler sets the scenario's; until then it is a server over the approximate central
+  /// Tokyo gazetteer (``Gazetteer/centralTokyo(context:)``).
+  public var geocodingService: GeocodingService {
+    get {
+      let slot = attachment(GeocodingServiceSlot.self) { GeocodingServiceSlot() }
+      if let service = slot.service { return service }
+      do {
+        let service = GeocodingService(gazetteer: try Gazetteer.centralTokyo(context: geos))
+        slot.service = service
+        return service
+      } catch {
+        // Built from constants: only a broken GEOS installation gets here.
+        preconditionFailure("the central Tokyo gazetteer could not be built: \(error)")
+      }
+    }
+    set { attachment(GeocodingServiceSlot.self) { GeocodingServiceSlot() }.service = newValue }
+  }
+}
+
+/// Where a phone keeps its geocoding server.
+private final class GeocodingServiceSlot {
+  var service: GeocodingService?
 }

@@ -36,18 +36,52 @@ public enum AccuracyAuthorization: Int32, Hashable, Sendable, CustomStringConver
   }
 }
 
-/// A Core Location error code (`CLError.Code`, same raw values).
-public enum LocationErrorCode: Int, Hashable, Sendable, CustomStringConvertible {
+/// A Core Location error code (`CLError.Code`): Apple's whole list, with its raw values [A].
+///
+/// The phone produces only some of them (``locationUnknown``, ``denied``,
+/// ``regionMonitoringDenied``, ``regionMonitoringFailure``, ``promptDeclined``, and the
+/// geocoder's); the rest are here so that code matching them compiles and reads them right.
+public enum LocationErrorCode: Int, Hashable, Sendable, CaseIterable, CustomStringConvertible {
   /// No location right now; keep waiting (transient).
   case locationUnknown = 0
   /// The app is not authorized.
   case denied = 1
   /// The network was unavailable.
   case network = 2
+  /// The heading could not be determined.
+  case headingFailure = 3
   /// Region monitoring is not authorized.
   case regionMonitoringDenied = 4
   /// A region could not be monitored (limit reached, radius too large, unavailable).
   case regionMonitoringFailure = 5
+  /// Region monitoring could not be set up at once.
+  case regionMonitoringSetupDelayed = 6
+  /// Region events will arrive, but late.
+  case regionMonitoringResponseDelayed = 7
+  /// Geocoding found nothing.
+  case geocodeFoundNoResult = 8
+  /// Geocoding found only part of an answer.
+  case geocodeFoundPartialResult = 9
+  /// A geocoding request was cancelled.
+  case geocodeCanceled = 10
+  /// Deferred updates failed.
+  case deferredFailed = 11
+  /// Deferred updates need location updates running.
+  case deferredNotUpdatingLocation = 12
+  /// Deferred updates need a better desired accuracy.
+  case deferredAccuracyTooLow = 13
+  /// Deferred updates do not work with a distance filter.
+  case deferredDistanceFiltered = 14
+  /// Deferred updates were cancelled.
+  case deferredCanceled = 15
+  /// Beacon ranging is unavailable.
+  case rangingUnavailable = 16
+  /// Beacon ranging failed.
+  case rangingFailure = 17
+  /// A temporary authorization was not granted, or its prompt could not be shown.
+  case promptDeclined = 18
+  /// Historical locations could not be read.
+  case historicalLocationError = 19
 
   /// The Swift case name.
   public var description: String {
@@ -55,8 +89,23 @@ public enum LocationErrorCode: Int, Hashable, Sendable, CustomStringConvertible 
     case .locationUnknown: "locationUnknown"
     case .denied: "denied"
     case .network: "network"
+    case .headingFailure: "headingFailure"
     case .regionMonitoringDenied: "regionMonitoringDenied"
     case .regionMonitoringFailure: "regionMonitoringFailure"
+    case .regionMonitoringSetupDelayed: "regionMonitoringSetupDelayed"
+    case .regionMonitoringResponseDelayed: "regionMonitoringResponseDelayed"
+    case .geocodeFoundNoResult: "geocodeFoundNoResult"
+    case .geocodeFoundPartialResult: "geocodeFoundPartialResult"
+    case .geocodeCanceled: "geocodeCanceled"
+    case .deferredFailed: "deferredFailed"
+    case .deferredNotUpdatingLocation: "deferredNotUpdatingLocation"
+    case .deferredAccuracyTooLow: "deferredAccuracyTooLow"
+    case .deferredDistanceFiltered: "deferredDistanceFiltered"
+    case .deferredCanceled: "deferredCanceled"
+    case .rangingUnavailable: "rangingUnavailable"
+    case .rangingFailure: "rangingFailure"
+    case .promptDeclined: "promptDeclined"
+    case .historicalLocationError: "historicalLocationError"
     }
   }
 }

@@ -9,6 +9,9 @@ final class AuthorizationService {
   /// The permission state.
   private(set) var state = LocationAuthorizer()
   private var prompt: (kind: PromptKind, always: Bool)?
+  /// Who waits for the temporary full accuracy prompt on screen: the process that asked and
+  /// its completion.
+  private var temporaryAccuracyRequest: (generation: Int, completion: (LocationError?) -> Void)?
 
   init(phone: Phone) {
     self.phone = phone
@@ -17,7 +20,7 @@ final class AuthorizationService {
   var status: AuthorizationStatus { state.status }
   var accuracy: AccuracyAuthorization { state.accuracy }
   var isAuthorized: Bool { state.isAuthorized }
-  var isPrecise: Bool { state.precise }
+  var isPrecise: Bool { state.accuracy == .fullAccuracy }
   /// Whether the app may not use location at all now (an undetermined app may: its requests
   /// wait for the user's answer).
   var isRefused: Bool { state.status == .denied || state.status == .restricted }
@@ -50,6 +53,54 @@ final class AuthorizationService {
     show(.alwaysUpgrade, always: true)
   }
 
+  /// Asks for precise location for this session while the app has approximate location
+  /// (`requestTemporaryFullAccuracyAuthorization(withPurposeKey:completion:)`).
+  ///
+  /// `completion` runs asynchronously in the app: with `nil` at once when the app already has
+  /// full accuracy [A], or once the user has answered the prompt, whatever the answer [A]; with
+  /// ``LocationErrorCode/promptDeclined`` when the prompt cannot be shown [A] — `purposeKey`
+  /// is not in the app's `NSLocationTemporaryUsageDescriptionDictionary` [A], the app is not
+  /// authorized [?], not in the foreground or another prompt is on screen [3P]. Allow grants
+  /// full accuracy until the session ends (``sessionEnded()``) [A].
+  func requestTemporaryFullAccuracy(
+    purposeKey: String, completion: @escaping (LocationError?) -> Void
+  ) {
+    let declared = phone.runningApp?.infoPlist.locationTemporaryUsageDescriptionDictionary
+    let outcome: TemporaryFullAccuracyOutcome
+    if state.accuracy == .fullAccuracy {
+      outcome = .alreadyFullAccuracy
+    } else if declared?[purposeKey] == nil {
+      outcome = .unknownPurposeKey
+    } else if !state.isAuthorized {
+      outcome = .notAuthorized
+    } else if prompt != nil || phone.appState != .foreground {
+      outcome = .notShown
+    } else {
+      outcome = .prompted
+    }
+    phone.record(AuthorizationEvent.temporaryFullAccuracy(purposeKey: purposeKey, outcome: outcome))
+    let error: LocationError?
+    switch outcome {
+    case .prompted:
+      temporaryAccuracyRequest = (phone.process.generation, completion)
+      show(.temporaryFullAccuracy, always: false)
+      return
+    case .alreadyFullAccuracy: error = nil
+    case .unknownPurposeKey:
+      error = LocationError(
+        .promptDeclined,
+        "'\(purposeKey)' is not a key of the app's NSLocationTemporaryUsageDescriptionDictionary")
+    case .notAuthorized:
+      error = LocationError(.promptDeclined, "the app is not authorized for location")
+    case .notShown:
+      phone.record(PromptEvent.notShown(.temporaryFullAccuracy))
+      error = LocationError(
+        .promptDeclined,
+        prompt != nil ? "another prompt is on screen" : "the app is not in the foreground")
+    }
+    phone.process.call { completion(error) }
+  }
+
   private func show(_ kind: PromptKind, always: Bool) {
     prompt = (kind, always)
     if kind == .alwaysUpgrade { state.upgradePromptShown = true }
@@ -76,16 +127,26 @@ final class AuthorizationService {
     phone.record(PromptEvent.answered(prompt.kind, answer))
     if prompt.kind == .notifications {
       phone.notificationCenter.resolveAuthorization(answer)
+    } else if prompt.kind == .temporaryFullAccuracy {
+      guard let request = temporaryAccuracyRequest else { return }
+      temporaryAccuracyRequest = nil
+      // The grant is for the session that asked; a process gone since hears nothing.
+      guard request.generation == phone.process.generation else { return }
+      if answer == .allow { change { $0.temporaryFullAccuracy = true } }
+      phone.process.call { request.completion(nil) }
     } else {
       change { $0.apply(answer, to: prompt.kind, always: prompt.always) }
     }
   }
 
   /// Allow Once lasts for the app's session: it ends when the app is suspended or terminated
-  /// [3P].
+  /// [3P]. So does temporary full accuracy: it expires once the app is no longer in use, which
+  /// running location updates in the background postpones [A].
   func sessionEnded() {
-    if state.choice == .allowOnce {
-      change { $0.choice = .notDetermined }
+    guard state.choice == .allowOnce || state.temporaryFullAccuracy else { return }
+    change {
+      if $0.choice == .allowOnce { $0.choice = .notDetermined }
+      $0.temporaryFullAccuracy = false
     }
   }
 
@@ -105,7 +166,11 @@ final class AuthorizationService {
 
   func setPreciseLocation(_ on: Bool) {
     phone.record(SettingsEvent.preciseLocation(on))
-    change { $0.precise = on }
+    // The user's choice in Settings replaces a temporary grant [?].
+    change {
+      $0.precise = on
+      $0.temporaryFullAccuracy = false
+    }
   }
 
   func setLocationServices(_ on: Bool) {

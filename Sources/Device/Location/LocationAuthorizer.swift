@@ -24,6 +24,8 @@ struct LocationAuthorizer: Hashable, Sendable {
   var airplaneMode = false
   /// The one-time Always upgrade prompt has been shown.
   var upgradePromptShown = false
+  /// The user allowed precise location once, for this session, while Precise Location is off.
+  var temporaryFullAccuracy = false
 
   /// What ``LocationManager/authorizationStatus`` reports.
   var status: AuthorizationStatus {
@@ -38,7 +40,9 @@ struct LocationAuthorizer: Hashable, Sendable {
   }
 
   /// What ``LocationManager/accuracyAuthorization`` reports.
-  var accuracy: AccuracyAuthorization { precise ? .fullAccuracy : .reducedAccuracy }
+  var accuracy: AccuracyAuthorization {
+    precise || temporaryFullAccuracy ? .fullAccuracy : .reducedAccuracy
+  }
 
   var isAuthorized: Bool { status == .authorizedAlways || status == .authorizedWhenInUse }
 

@@ -66,6 +66,17 @@ public final class LocationManager {
     phone.authorization.requestAuthorization(always: true)
   }
 
+  /// Asks the user for precise location for this session while the app has approximate
+  /// location; `purposeKey` must be a key of the app's
+  /// ``InfoPlist/locationTemporaryUsageDescriptionDictionary`` [A]. `completion` runs
+  /// asynchronously: `nil` once the user has answered, or at once with full accuracy already;
+  /// ``LocationErrorCode/promptDeclined`` when the prompt cannot be shown.
+  public func requestTemporaryFullAccuracyAuthorization(
+    purposeKey: String, completion: @escaping (LocationError?) -> Void = { _ in }
+  ) {
+    phone.authorization.requestTemporaryFullAccuracy(purposeKey: purposeKey, completion: completion)
+  }
+
   // MARK: Updates
 
   /// The most recent fix delivered to any manager on the phone, if any.

@@ -40,6 +40,8 @@ public protocol SimulatedApp: AnyObject {
   /// terminated by the user or the system, or the phone restarts. Not called for a suspended
   /// app, which iOS removes from memory without notice [A].
   func willTerminate()
+  /// The entries of the app's Info.plist the phone reads; none by default.
+  var infoPlist: InfoPlist { get }
 }
 
 extension SimulatedApp {
@@ -51,4 +53,20 @@ extension SimulatedApp {
   public func didResumeInBackground() {}
   /// Does nothing by default.
   public func willTerminate() {}
+  /// An Info.plist with none of the entries the phone reads.
+  public var infoPlist: InfoPlist { InfoPlist() }
+}
+
+/// The entries of an app's Info.plist that the phone reads: what the app declares in its
+/// bundle, the same at every launch.
+public struct InfoPlist: Hashable, Sendable {
+  /// `NSLocationTemporaryUsageDescriptionDictionary`: the purpose keys the app may pass to
+  /// `requestTemporaryFullAccuracyAuthorization(withPurposeKey:)`, each with the text its
+  /// prompt shows [A].
+  public var locationTemporaryUsageDescriptionDictionary: [String: String]
+
+  /// An Info.plist with these entries.
+  public init(locationTemporaryUsageDescriptionDictionary: [String: String] = [:]) {
+    self.locationTemporaryUsageDescriptionDictionary = locationTemporaryUsageDescriptionDictionary
+  }
 }

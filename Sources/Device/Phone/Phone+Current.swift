@@ -26,15 +26,17 @@ extension Phone {
     return try body()
   }
 
-  /// The calling thread's phone, or a stop with a message saying how to run `api` in a world.
+  /// The calling thread's phone, or a stop with ``outsideWorldMessage(doing:)``.
   public static func requireCurrent(doing api: @autoclosure () -> String) -> Phone {
-    guard let phone = current else {
-      fatalError(
-        "\(api()) was used outside a GeoSim world. App code runs in a world: replay a "
-          + "scenario (geosim replay, GeoSimTest.replay) or, driving a Phone yourself, call "
-          + "it inside phone.makeCurrent(during:).")
-    }
+    guard let phone = current else { fatalError(outsideWorldMessage(doing: api())) }
     return phone
+  }
+
+  /// What the process says when `api` is used outside a world: how to run it in one.
+  public static func outsideWorldMessage(doing api: String) -> String {
+    "\(api) was used outside a GeoSim world. App code runs in a world: replay a "
+      + "scenario (geosim replay, GeoSimTest.replay) or, driving a Phone yourself, call "
+      + "it inside phone.makeCurrent(during:)."
   }
 
   /// Stops the process unless `phone` is the calling thread's phone: an object bound to one

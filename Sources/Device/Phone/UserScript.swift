@@ -8,6 +8,9 @@ public enum PromptKind: String, Hashable, Sendable, CaseIterable {
   case alwaysUpgrade
   /// The notification prompt: Allow / Don't Allow.
   case notifications
+  /// The one-time prompt for precise location while the app has approximate location
+  /// (`requestTemporaryFullAccuracyAuthorization(withPurposeKey:)`): Allow Once / Don't Allow.
+  case temporaryFullAccuracy
 }
 
 /// How the user answers a prompt.
@@ -16,9 +19,9 @@ public enum PromptAnswer: String, Hashable, Sendable, CaseIterable {
   case allowOnce
   /// Location: Allow While Using App.
   case allowWhileUsing
-  /// Location or notifications: Don't Allow.
+  /// Location, notifications or temporary full accuracy: Don't Allow.
   case dontAllow
-  /// Notifications: Allow.
+  /// Notifications: Allow; temporary full accuracy: Allow Once.
   case allow
   /// Upgrade prompt: Keep Only While Using.
   case keepWhileUsing
@@ -32,7 +35,7 @@ public enum PromptAnswer: String, Hashable, Sendable, CaseIterable {
     switch kind {
     case .location: [.allowOnce, .allowWhileUsing, .dontAllow, .unanswered].contains(self)
     case .alwaysUpgrade: [.keepWhileUsing, .changeToAlways, .unanswered].contains(self)
-    case .notifications: [.allow, .dontAllow, .unanswered].contains(self)
+    case .notifications, .temporaryFullAccuracy: [.allow, .dontAllow, .unanswered].contains(self)
     }
   }
 }

@@ -97,6 +97,50 @@ open class CLLocationManager: NSObject {
     manager.requestAlwaysAuthorization()
   }
 
+  /// Asks the user for precise location for this session while the app has approximate
+  /// location (iOS 14).
+  ///
+  /// `purposeKey` must be a key of the app's `NSLocationTemporaryUsageDescriptionDictionary`
+  /// (in GeoSim, the app's ``Device/SimulatedApp/infoPlist``) [A]. `completion` runs on the
+  /// app's main thread, never inside the call: with `nil` once the user has answered, whatever
+  /// the answer, so read ``accuracyAuthorization`` then [A]; with `nil` at once when the app
+  /// already has full accuracy [A]; with ``CLError/promptDeclined`` when the prompt cannot be
+  /// shown (an undeclared key [A], no authorization [?], the app not in the foreground or
+  /// another prompt on screen [3P]). A grant lasts while the app is in use: until it is
+  /// suspended or terminated [A].
+  open func requestTemporaryFullAccuracyAuthorization(
+    withPurposeKey purposeKey: String, completion: (((any Error)?) -> Void)? = nil
+  ) {
+    manager.requestTemporaryFullAccuracyAuthorization(purposeKey: purposeKey) { error in
+      completion?(error.map { CLError($0) })
+    }
+  }
+
+  /// Asks the user for precise location for this session and returns once the request is
+  /// complete (read ``accuracyAuthorization`` then), or throws ``CLError/promptDeclined`` when
+  /// the prompt cannot be shown; see
+  /// ``requestTemporaryFullAccuracyAuthorization(withPurposeKey:completion:)``.
+  ///
+  /// Until the user answers, the wait is listed among the app's pending work.
+  open func requestTemporaryFullAccuracyAuthorization(
+    withPurposeKey purposeKey: String, file: StaticString = #fileID, line: UInt = #line
+  ) async throws {
+    let wait = phone.runLoop.beginWaiting(
+      "CLLocationManager.requestTemporaryFullAccuracyAuthorization(withPurposeKey:) at "
+        + "\(file):\(line)")
+    try await withCheckedThrowingContinuation {
+      (continuation: CheckedContinuation<Void, any Error>) in
+      manager.requestTemporaryFullAccuracyAuthorization(purposeKey: purposeKey) { error in
+        wait.cancel()
+        if let error {
+          continuation.resume(throwing: CLError(error))
+        } else {
+          continuation.resume()
+        }
+      }
+    }
+  }
+
   // MARK: Updates
 
   /// The most recent fix delivered on the phone, if any.

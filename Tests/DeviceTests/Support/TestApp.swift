@@ -34,6 +34,10 @@ final class RecordingApp: SimulatedApp, LocationManagerDelegate {
   var fixes: [Location] = []
   var launchReasons: [LaunchReason] = []
   let configure: (LocationManager, Phone) -> Void
+  /// The app's Info.plist: one purpose key for temporary full accuracy.
+  let infoPlist = InfoPlist(locationTemporaryUsageDescriptionDictionary: [
+    "navigation": "Directions need your precise location."
+  ])
   /// Weak, as an app model should hold its phone: the phone owns the app.
   private weak var phone: Phone?
 

@@ -27,9 +27,11 @@ final class PathSensor: LocationSensor {
 /// Launches whatever `make` builds, as the phone launches an app: a fresh object per process.
 final class HostApp: SimulatedApp {
   let make: () -> AnyObject
+  let infoPlist: InfoPlist
   private(set) var app: AnyObject?
 
-  init(_ make: @escaping () -> AnyObject) {
+  init(infoPlist: InfoPlist = InfoPlist(), _ make: @escaping () -> AnyObject) {
+    self.infoPlist = infoPlist
     self.make = make
   }
 
@@ -59,14 +61,15 @@ final class TestWorld {
   }
 
   /// A world starting 2026-04-01T00:00:00Z whose phone follows `truth` and answers prompts
-  /// with `user`, running whatever `make` builds at each launch.
+  /// with `user`, running whatever `make` builds at each launch, an app whose bundle declares
+  /// `infoPlist`.
   convenience init(
     seed: UInt64 = 1, parameters: PhoneParameters = TestWorld.certain,
-    user: UserScript = UserScript(),
+    user: UserScript = UserScript(), infoPlist: InfoPlist = InfoPlist(),
     truth: @escaping (SimTime) -> Coordinate? = TestWorld.standing,
     app make: @escaping () -> AnyObject
   ) {
-    let host = HostApp(make)
+    let host = HostApp(infoPlist: infoPlist, make)
     self.init(seed: seed, parameters: parameters, user: user, truth: truth, host: host) {
       $0.install { host }
     }
@@ -143,4 +146,35 @@ extension TestWorld {
   func entries(_ source: String, _ event: String) -> [LogEntry] {
     simulation.log.entries(source: source, event: event)
   }
+
+  /// The log entries of `source`, as `event` names, in order.
+  func events(_ source: String) -> [String] {
+    simulation.log.entries.filter { $0.source == source }.map(\.event)
+  }
+}
+
+/// A made-up gazetteer around Tokyo Station: a prefecture, a ward, two chōme sharing an edge at
+/// longitude 139.765, and one named place.
+func tokyoStationGazetteer(_ phone: Phone) throws -> Gazetteer {
+  func box(_ west: Double, _ south: Double, _ east: Double, _ north: Double, _ props: String)
+    -> String
+  {
+    """
+    {"type":"Feature","properties":{\(props)},"geometry":{"type":"Polygon","coordinates":[[\
+    [\(west),\(south)],[\(east),\(south)],[\(east),\(north)],[\(west),\(north)],[\(west),\(south)]]]}}
+    """
+  }
+  let json = """
+    {"type":"FeatureCollection","features":[
+    \(box(139.70, 35.65, 139.80, 35.72,
+      #""administrativeArea":"東京都","country":"日本","isoCountryCode":"JP""#)),
+    \(box(139.74, 35.67, 139.78, 35.70, #""locality":"千代田区""#)),
+    \(box(139.755, 35.675, 139.765, 35.685,
+      #""subLocality":"丸の内","thoroughfare":"丸の内１丁目","postalCode":"100-0005""#)),
+    \(box(139.765, 35.675, 139.775, 35.685, #""subLocality":"丸の内","thoroughfare":"丸の内２丁目""#)),
+    {"type":"Feature","properties":{"name":"東京駅","locality":"千代田区"},
+     "geometry":{"type":"Point","coordinates":[139.767125,35.681236]}}
+    ]}
+    """
+  return try Gazetteer(geoJSON: Data(json.utf8), context: phone.geos)
 }
