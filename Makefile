@@ -22,11 +22,15 @@ bench: setup
 	.build/release/geosim bench replay
 	.build/release/geosim bench report
 
+# The package's tests, then the example app package's (Examples/CheckIn: an app written as for
+# iOS, built against GeoSim by path, with its own scenarios and suite).
 test: setup
 	swift test
+	cd Examples/CheckIn && swift test
 
 lint:
-	swift format lint --strict --configuration .swift-format -r Package.swift Sources Tests
+	swift format lint --strict --configuration .swift-format -r Package.swift Sources Tests \
+	  Examples/CheckIn/Package.swift Examples/CheckIn/Sources Examples/CheckIn/Tests
 
 # The whole suite under AddressSanitizer and LeakSanitizer (GEOS allocations included).
 # Child processes (the geosim binary the CLI tests start) inherit the suppressions. The

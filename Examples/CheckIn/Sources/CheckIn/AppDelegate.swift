@@ -7,8 +7,10 @@
 /// The app's entry: the check-in service starts at every launch, including a relaunch in the
 /// background for a region event (`launchOptions?[.location]`).
 public final class AppDelegate: UIResponder, UIApplicationDelegate {
+  /// The feature.
   public let checkIn = CheckInService()
 
+  /// Starts the check-in service, at every launch.
   public func application(
     _ application: UIApplication,
     didFinishLaunchingWithOptions launchOptions: [UIApplication.LaunchOptionsKey: Any]?

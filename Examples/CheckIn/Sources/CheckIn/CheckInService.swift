@@ -15,9 +15,13 @@
 public final class CheckInService: NSObject, CLLocationManagerDelegate {
   /// A place the user checks in at.
   public struct Place {
+    /// The place's name, also its region's identifier.
     public let name: String
+    /// Where it is.
     public let latitude: CLLocationDegrees
+    /// Where it is.
     public let longitude: CLLocationDegrees
+    /// How far around it counts as arriving, in metres.
     public let radius: CLLocationDistance
   }
 
@@ -47,6 +51,7 @@ public final class CheckInService: NSObject, CLLocationManagerDelegate {
     }
   }
 
+  /// Once authorized, monitors every place not monitored yet.
   public func locationManagerDidChangeAuthorization(_ manager: CLLocationManager) {
     switch manager.authorizationStatus {
     case .authorizedAlways, .authorizedWhenInUse:
@@ -63,6 +68,7 @@ public final class CheckInService: NSObject, CLLocationManagerDelegate {
     }
   }
 
+  /// Checks in: a notification now, and the place remembered.
   public func locationManager(_ manager: CLLocationManager, didEnterRegion region: CLRegion) {
     let content = UNMutableNotificationContent()
     content.title = "Checked in"
@@ -76,6 +82,7 @@ public final class CheckInService: NSObject, CLLocationManagerDelegate {
     UserDefaults.standard.set(region.identifier, forKey: Self.lastCheckInKey)
   }
 
+  /// A place cannot be watched (too many regions, no permission).
   public func locationManager(
     _ manager: CLLocationManager, monitoringDidFailFor region: CLRegion?, withError error: Error
   ) {
