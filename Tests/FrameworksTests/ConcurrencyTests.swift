@@ -14,20 +14,44 @@ struct ConcurrencyTests {
     return try? Coordinate(latitude: 35.68, longitude: 139.76 + x / metresPerDegree)
   }
 
+  /// A world whose user allows Always and walks through `VisitCounter`'s circle; `counter`
+  /// is the app instance of the latest launch.
+  final class VisitWorld {
+    let world: TestWorld
+    private(set) var counter: VisitCounter?
+
+    init(seed: UInt64 = 1) {
+      var made: VisitCounter?
+      world = TestWorld(
+        seed: seed,
+        user: UserScript(answers: [
+          .location: [.allowWhileUsing], .alwaysUpgrade: [.changeToAlways],
+        ]),
+        truth: ConcurrencyTests.walk
+      ) {
+        let counter = VisitCounter(
+          center: CLLocationCoordinate2D(latitude: 35.68, longitude: 139.76), radius: 100)
+        made = counter
+        return counter
+      }
+      self.made = { made }
+    }
+
+    private var made: () -> VisitCounter? = { nil }
+
+    /// Launches and runs to `seconds`; returns the app's notes.
+    @discardableResult
+    func run(until seconds: Double) throws -> [String] {
+      try world.launchAndRun(until: seconds)
+      counter = made()
+      return counter?.notes ?? []
+    }
+  }
+
   @Test("a main-queue block asking for permission runs, and the app's work follows in time")
   func mainQueueBlockRuns() throws {
-    var counter: VisitCounter?
-    let world = TestWorld(
-      user: UserScript(answers: [.location: [.allowWhileUsing], .alwaysUpgrade: [.changeToAlways]]),
-      truth: Self.walk
-    ) {
-      let made = VisitCounter(
-        center: CLLocationCoordinate2D(latitude: 35.68, longitude: 139.76), radius: 100)
-      counter = made
-      return made
-    }
-    try world.launchAndRun(until: 1_800)
-    let notes = try #require(counter).notes
+    let visit = VisitWorld()
+    let notes = try visit.run(until: 1_800)
     #expect(notes.first == "authorization notDetermined")
     #expect(notes.dropFirst().first == "asking")
     #expect(notes.contains("authorization authorizedAlways"))
@@ -37,52 +61,28 @@ struct ConcurrencyTests {
     #expect(notes.contains("5 s after leaving"))
     #expect(notes.filter { $0.hasPrefix("sampled at ") }.count >= 10)
     // The fix's timestamp is a date in the world's calendar, 2026-04-01 and later.
-    let fix = try #require(counter?.lastFix)
+    let fix = try #require(visit.counter?.lastFix)
     #expect(fix.timestamp.timeIntervalSince1970 > 1_775_001_600)
     #expect(fix.timestamp.timeIntervalSince1970 <= 1_775_001_600 + 1_800)
   }
 
   @Test("the same world twice gives the same notes")
   func deterministic() throws {
-    func run() throws -> [String] {
-      var counter: VisitCounter?
-      let world = TestWorld(
-        user: UserScript(answers: [
-          .location: [.allowWhileUsing], .alwaysUpgrade: [.changeToAlways],
-        ]),
-        truth: Self.walk
-      ) {
-        let made = VisitCounter(
-          center: CLLocationCoordinate2D(latitude: 35.68, longitude: 139.76), radius: 100)
-        counter = made
-        return made
-      }
-      try world.launchAndRun(until: 1_800)
-      return counter?.notes ?? []
-    }
-    #expect(try run() == run())
+    #expect(try VisitWorld().run(until: 1_800) == VisitWorld().run(until: 1_800))
   }
 
   @Test("work still queued when the run ends is listed, with where it was queued")
   func pendingWorkIsListed() throws {
-    var counter: VisitCounter?
-    let world = TestWorld(
-      user: UserScript(answers: [.location: [.allowWhileUsing], .alwaysUpgrade: [.changeToAlways]]),
-      truth: Self.walk
-    ) {
-      let made = VisitCounter(
-        center: CLLocationCoordinate2D(latitude: 35.68, longitude: 139.76), radius: 100)
-      counter = made
-      return made
-    }
-    try world.launchAndRun(until: 1_800)
+    let visit = VisitWorld()
+    try visit.run(until: 1_800)
+    let world = visit.world
     let pending = world.phone.runLoop.pendingWork
     #expect(pending.count == 1)
     #expect(pending.first?.kind == .timer)
     #expect(
       pending.first?.label.hasPrefix("Timer.scheduledTimer at FrameworksTests/Visits.swift:")
         == true)
-    world.phone.makeCurrent { counter?.stopSampling() }
+    world.phone.makeCurrent { visit.counter?.stopSampling() }
     #expect(world.phone.runLoop.pendingWork.isEmpty)
   }
 
@@ -106,21 +106,7 @@ struct ConcurrencyTests {
   @Test("two worlds on two threads never see each other's phone")
   func twoWorldsOnTwoThreads() async throws {
     @Sendable func notes(seed: UInt64) throws -> [String] {
-      var counter: VisitCounter?
-      let world = TestWorld(
-        seed: seed,
-        user: UserScript(answers: [
-          .location: [.allowWhileUsing], .alwaysUpgrade: [.changeToAlways],
-        ]),
-        truth: Self.walk
-      ) {
-        let made = VisitCounter(
-          center: CLLocationCoordinate2D(latitude: 35.68, longitude: 139.76), radius: 100)
-        counter = made
-        return made
-      }
-      try world.launchAndRun(until: 600)
-      return counter?.notes ?? []
+      try VisitWorld(seed: seed).run(until: 600)
     }
     let alone = try notes(seed: 7)
     async let a = _Concurrency.Task.detached { try (0..<5).map { _ in try notes(seed: 7) } }.value
