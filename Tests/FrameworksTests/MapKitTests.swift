@@ -296,6 +296,27 @@ struct MapKitTests {
     }
   }
 
+  @Test("the phone's map under an MKMapView is the one it drives, both ways")
+  func deviceMapIsTheMapItDrives() throws {
+    try onPhone { world in
+      let map = MKMapView(frame: CGRect(x: 0, y: 0, width: 300, height: 600))
+      let device = map.deviceMap
+      #expect(device.size == Size(width: 300, height: 600))
+      map.setCenter(Self.tokyo, animated: false)
+      #expect(close(device.centerCoordinate.longitude, Self.tokyo.longitude, within: 1e-9))
+      // A camera at a tile zoom level, which MapKit has no name for, set on the phone's map.
+      let camera = try MapCamera(
+        centerCoordinate: Coordinate(
+          latitude: Self.shinjuku.latitude, longitude: Self.shinjuku.longitude),
+        mapPointsPerPoint: 8)
+      try device.setCamera(camera, animated: false)
+      #expect(device.camera.zoomLevel == 17)
+      #expect(close(map.centerCoordinate.longitude, Self.shinjuku.longitude, within: 1e-9))
+      map.addAnnotation(MKPointAnnotation(coordinate: Self.tokyo, title: "Tokyo", subtitle: nil))
+      #expect(device.annotations.map(\.title) == ["Tokyo"])
+    }
+  }
+
   // MARK: Annotations
 
   @Test("annotations are the same objects, in order, and the phone's map logs and shows them")

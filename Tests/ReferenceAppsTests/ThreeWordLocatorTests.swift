@@ -84,7 +84,7 @@ import Testing
     try world.run(until: 20)
     world.phone.terminateApp()
     try world.run(until: 200)
-    try world.phone.launchApp()
+    try world.relaunch()
     try world.run(until: 220)
     return world
   }

@@ -68,6 +68,12 @@ open class MKMapView: NSObject {
     self.init(frame: .zero)
   }
 
+  /// The phone's map that this one drives (GeoSim's own, not Apple's): the same camera,
+  /// annotations and gestures. A GeoSim app model shows it as its screen's map
+  /// (``Device/AppScreen/mapView``), and calls it for what MapKit has no name for, such as a
+  /// camera at a tile zoom level (``Device/MapCamera``).
+  public var deviceMap: MapView { map }
+
   // MARK: Region and camera
 
   /// The region the map shows (`region`): the smallest one enclosing the whole view. Setting it

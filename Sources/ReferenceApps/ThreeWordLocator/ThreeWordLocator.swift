@@ -1,27 +1,33 @@
 import Cloud
 import Device
-import Foundation
 import Geo
+import GeoSimFrameworks
 import JSON
 import SimKernel
 
 /// Article 000 (what3words on iOS): the `ViewController` that shows the three-word address of
 /// the current position in a label and finds a three-word address typed into a search bar.
 ///
-/// The model layer as the article writes it:
-/// - `viewDidLoad` → `requestLoacion()`: a location manager with this app as delegate asks for
-///   When In Use permission. The map starts at (35.6812226, 139.7670594), zoom 12, with the
+/// The model layer as the article writes it, on Apple's framework names (`GeoSimFrameworks`):
+/// - `viewDidLoad` → `requestLoacion()`: the `CLLocationManager` with this app as delegate asks
+///   for When In Use permission. The map starts at (35.6812226, 139.7670594), zoom 12, with the
 ///   user's position shown (`isMyLocationEnabled = true`).
 /// - `locationManager(_:didChangeAuthorization:)`: authorized (Always or When In Use) →
 ///   `startUpdatingLocation()`; anything else only prints.
 /// - `locationManager(_:didUpdateLocations:)`: takes `locations.last`, animates the camera
-///   there at zoom 17, asks the service for the three words in language `"ja"` and puts
-///   `place?.words` in the label — `nil` on any error, which clears the label — then stops
-///   updates.
+///   there at zoom 17, asks the service for the three words in language `"ja"` and, on the
+///   main queue, puts `place?.words` in the label — `nil` on any error, which clears the label
+///   — then stops updates.
 /// - `searchBarSearchButtonClicked(_:)`: `text.replacingOccurrences(of: " ", with: ".")`,
-///   converts the result to coordinates; on success drops a marker titled with the dotted
-///   words and animates the camera there at zoom 17; errors are ignored (no marker, no
-///   message). Markers accumulate: the article never removes one.
+///   converts the result to coordinates; on success, on the main queue, drops a marker titled
+///   with the dotted words and animates the camera there at zoom 17; errors are ignored (no
+///   marker, no message). Markers accumulate: the article never removes one.
+///
+/// The article's map is Google Maps' `GMSMapView`; here it is MapKit's `MKMapView` and its
+/// markers `MKPointAnnotation`s. Google's camera at a tile zoom level
+/// (`GMSCameraPosition(latitude:longitude:zoom:)`) has no MapKit name, so the two camera moves
+/// set the phone's camera under the `MKMapView` (``GeoSimFrameworks/MKMapView/deviceMap``) at
+/// that zoom.
 ///
 /// As published (kept): only the ASCII space U+0020 becomes a dot (article, the
 /// `replacingOccurrences(of: " ", with: ".")` line of `searchBarSearchButtonClicked`), so
@@ -34,7 +40,8 @@ import SimKernel
 ///
 /// Corrected (the smallest changes): the search text is split on any run of whitespace
 /// (`Character.isWhitespace`, which includes U+3000) and the words joined with dots; a fix
-/// more than 10 s old is skipped (updates continue until a fresh one arrives).
+/// more than 10 s old is skipped (updates continue until a fresh one arrives). The fix's age is
+/// measured against the world's clock (`Date()` is the host's).
 ///
 /// Nothing in this port traps.
 ///
@@ -49,8 +56,11 @@ import SimKernel
 /// `longitude`), `"camera"` (`latitude`, `longitude`, `zoom`: the target the app animates to),
 /// `"location.skipped"` (corrected: a stale fix, with its `age` in seconds).
 public final class ThreeWordLocator: ReferenceApp<ThreeWordLocator.Configuration>, SimulatedApp,
-  AppScreen, LocationManagerDelegate
+  AppScreen, CLLocationManagerDelegate, @unchecked Sendable
 {
+  // Unchecked: the app lives on its phone's one thread, where the framework layer's queues run
+  // the blocks it sends to `DispatchQueue.main`.
+
   /// The app's configuration.
   ///
   /// Keys (all optional):
@@ -78,53 +88,58 @@ public final class ThreeWordLocator: ReferenceApp<ThreeWordLocator.Configuration
   }
 
   /// The article's initial camera: Tokyo Station, zoom 12.
-  static let initialCenter = try! Coordinate(latitude: 35.6812226, longitude: 139.7670594)
+  static let initialCenter = CLLocationCoordinate2D(latitude: 35.6812226, longitude: 139.7670594)
 
-  /// The map (`GMSMapView`).
-  public private(set) var mapView: MapView?
+  /// The map: the article's `mapView` (a `GMSMapView`), MapKit's here.
+  public private(set) var map: MKMapView?
   /// The location manager, created at launch.
-  public private(set) var locationManager: LocationManager?
-  /// The label's text (`what3wordsLabel.text`).
-  public private(set) var what3wordsLabel: String?
-  private var markers: [PointAnnotation] = []
+  public private(set) var locationManager: CLLocationManager?
+  /// The label's text (`what3wordsLabel.text`); each change is logged.
+  public private(set) var what3wordsLabel: String? {
+    didSet {
+      phone?.recordAppEvent(
+        "label", [LogField("words", what3wordsLabel.map(LogValue.string) ?? .null)])
+    }
+  }
+  private var markers: [MKPointAnnotation] = []
 
   // MARK: Lifecycle (viewDidLoad)
 
   /// `viewDidLoad`: builds the map and asks for permission.
   public func didLaunch(on phone: Phone, reason: LaunchReason) {
     self.phone = phone
-    let map: MapView
-    do {
-      map = try MapView(phone: phone, size: configuration.map.size)
-    } catch {
-      preconditionFailure("the map size was validated: \(error)")
-    }
+    let size = configuration.map.size
+    let mapView = MKMapView(frame: CGRect(x: 0, y: 0, width: size.width, height: size.height))
     if let region = configuration.map.region {
-      map.setRegion(region, animated: false)
-    } else {
-      try? map.setCamera(
-        MapCamera(
-          centerCoordinate: Self.initialCenter, mapPointsPerPoint: mapPointsPerPoint(zoom: 12)),
+      mapView.setRegion(
+        MKCoordinateRegion(
+          center: CLLocationCoordinate2D(
+            latitude: region.center.latitude, longitude: region.center.longitude),
+          span: MKCoordinateSpan(
+            latitudeDelta: region.span.latitudeDelta, longitudeDelta: region.span.longitudeDelta)),
         animated: false)
+    } else {
+      setCamera(of: mapView, to: Self.initialCenter, zoom: 12, animated: false)
     }
-    map.showsUserLocation = true
-    mapView = map
+    mapView.showsUserLocation = true
+    map = mapView
     requestLoacion()
   }
 
   private func requestLoacion() {
-    guard let phone else { return }
-    let manager = LocationManager(phone: phone)
-    locationManager = manager
-    manager.delegate = self
-    manager.requestWhenInUseAuthorization()
+    let locationManager = CLLocationManager()
+    self.locationManager = locationManager
+    locationManager.delegate = self
+    locationManager.requestWhenInUseAuthorization()
   }
 
   // MARK: CLLocationManagerDelegate
 
   /// `locationManager(_:didChangeAuthorization:)`: starts updates once authorized.
-  public func locationManagerDidChangeAuthorization(_ manager: LocationManager) {
-    switch manager.authorizationStatus {
+  public func locationManager(
+    _ manager: CLLocationManager, didChangeAuthorization status: CLAuthorizationStatus
+  ) {
+    switch status {
     case .authorizedAlways, .authorizedWhenInUse:
       locationManager?.startUpdatingLocation()
     case .denied, .notDetermined, .restricted:
@@ -133,11 +148,13 @@ public final class ThreeWordLocator: ReferenceApp<ThreeWordLocator.Configuration
   }
 
   /// `locationManager(_:didUpdateLocations:)`: camera, three words, stop.
-  public func locationManager(_ manager: LocationManager, didUpdateLocations locations: [Location])
-  {
-    guard let phone, let last = locations.last else { return }
-    if variant == .corrected {
-      let age = (phone.simulation.now - last.timestamp).seconds
+  public func locationManager(
+    _ manager: CLLocationManager, didUpdateLocations locations: [CLLocation]
+  ) {
+    guard let last = locations.last else { return }
+    if variant == .corrected, let phone {
+      let now = phone.simulation.date(of: phone.simulation.now)
+      let age = now.timeIntervalSince(last.timestamp)
       if age > 10 {
         phone.recordAppEvent("location.skipped", [LogField("age", .double(age))])
         return
@@ -149,22 +166,25 @@ public final class ThreeWordLocator: ReferenceApp<ThreeWordLocator.Configuration
     locationManager?.stopUpdatingLocation()
   }
 
-  private func convertTo3wa(_ coordinate: Coordinate) {
+  /// `locationManager(_:didFailWithError:)`: only prints.
+  public func locationManager(_ manager: CLLocationManager, didFailWithError error: any Error) {
+    // print(error.localizedDescription)
+  }
+
+  private func convertTo3wa(_ coordinates: CLLocationCoordinate2D) {
     let request = HTTPRequest(
       path: "/v3/convert-to-3wa",
       query: [
-        ("coordinates", "\(coordinate.latitude),\(coordinate.longitude)"),
+        ("coordinates", "\(coordinates.latitude),\(coordinates.longitude)"),
         ("language", configuration.language), ("key", configuration.apiKey),
       ])
     try? services.network.send(request, to: "threewords") { [weak self] result in
-      // place?.words: nil on any failure.
-      self?.setLabel(Self.string(result, "words"))
+      let words = Self.string(result, "words")
+      DispatchQueue.main.async {
+        // place?.words: nil on any failure.
+        self?.what3wordsLabel = words
+      }
     }
-  }
-
-  private func setLabel(_ words: String?) {
-    what3wordsLabel = words
-    phone?.recordAppEvent("label", [LogField("words", words.map(LogValue.string) ?? .null)])
   }
 
   // MARK: UISearchBarDelegate
@@ -184,28 +204,45 @@ public final class ThreeWordLocator: ReferenceApp<ThreeWordLocator.Configuration
       path: "/v3/convert-to-coordinates",
       query: [("words", what3words), ("key", configuration.apiKey)])
     try? services.network.send(request, to: "threewords") { [weak self] result in
-      guard let self, let location = Self.coordinates(result) else { return }
-      let marker = PointAnnotation(coordinate: location, title: what3words)
-      self.markers.append(marker)
-      self.mapView?.addAnnotation(marker)
-      self.phone?.recordAppEvent(
-        "markers",
-        [
-          LogField("count", .int(Int64(self.markers.count))),
-          LogField("title", .string(what3words)),
-        ]
-          + location.logFields())
-      self.animateCamera(to: location, zoom: 17)
+      guard let location = Self.coordinates(result) else { return }
+      DispatchQueue.main.async {
+        guard let self else { return }
+        let marker = MKPointAnnotation(coordinate: location, title: what3words, subtitle: nil)
+        self.markers.append(marker)
+        self.map?.addAnnotation(marker)
+        self.phone?.recordAppEvent(
+          "markers",
+          [
+            LogField("count", .int(Int64(self.markers.count))),
+            LogField("title", .string(what3words)),
+          ] + location.logFields)
+        self.animateCamera(to: location, zoom: 17)
+      }
     }
   }
 
-  private func animateCamera(to coordinate: Coordinate, zoom: Double) {
-    guard let mapView,
+  // MARK: The camera
+
+  /// `mapView.animate(to: GMSCameraPosition(latitude:longitude:zoom:))`.
+  private func animateCamera(to coordinate: CLLocationCoordinate2D, zoom: Double) {
+    guard let map, setCamera(of: map, to: coordinate, zoom: zoom, animated: true) else { return }
+    phone?.recordAppEvent("camera", coordinate.logFields + [LogField("zoom", .double(zoom))])
+  }
+
+  /// Centres `map` on `coordinate` at Google Maps' tile `zoom` level: MapKit has no zoom
+  /// levels, so this is the phone's camera under the `MKMapView`. Whether the camera was
+  /// usable.
+  @discardableResult
+  private func setCamera(
+    of map: MKMapView, to coordinate: CLLocationCoordinate2D, zoom: Double, animated: Bool
+  ) -> Bool {
+    guard
+      let center = try? Coordinate(latitude: coordinate.latitude, longitude: coordinate.longitude),
       let camera = try? MapCamera(
-        centerCoordinate: coordinate, mapPointsPerPoint: mapPointsPerPoint(zoom: zoom))
-    else { return }
-    try? mapView.setCamera(camera, animated: true)
-    phone?.recordAppEvent("camera", coordinate.logFields() + [LogField("zoom", .double(zoom))])
+        centerCoordinate: center, mapPointsPerPoint: mapPointsPerPoint(zoom: zoom))
+    else { return false }
+    try? map.deviceMap.setCamera(camera, animated: animated)
+    return true
   }
 
   // MARK: Responses
@@ -226,14 +263,21 @@ public final class ThreeWordLocator: ReferenceApp<ThreeWordLocator.Configuration
     return s
   }
 
-  private static func coordinates(_ result: Result<HTTPResponse, NetworkFailure>) -> Coordinate? {
+  /// `place?.coordinates`: the answer's coordinates, if valid.
+  private static func coordinates(_ result: Result<HTTPResponse, NetworkFailure>)
+    -> CLLocationCoordinate2D?
+  {
     guard case .object(let c)? = object(result)?["coordinates"],
       case .number(let lat)? = c["lat"], case .number(let lng)? = c["lng"]
     else { return nil }
-    return try? Coordinate(latitude: lat, longitude: lng)
+    let coordinates = CLLocationCoordinate2D(latitude: lat, longitude: lng)
+    return CLLocationCoordinate2DIsValid(coordinates) ? coordinates : nil
   }
 
   // MARK: AppScreen
+
+  /// The phone's map under ``map``: the one the scenario's touches reach.
+  public var mapView: MapView? { map?.deviceMap }
 
   /// Types into the search bar (`"search"`) and presses its search button.
   public func enterText(_ text: String, in field: String) throws {
@@ -247,8 +291,22 @@ public final class ThreeWordLocator: ReferenceApp<ThreeWordLocator.Configuration
   public var observableState: JSONValue {
     .object([
       "label": what3wordsLabel.map(JSONValue.string) ?? .null,
-      "markers": .array(markers.map(\.markerJSON)),
+      "markers": .array(
+        markers.map { marker in
+          .object([
+            "title": marker.title.map(JSONValue.string) ?? .null,
+            "latitude": .number(marker.coordinate.latitude),
+            "longitude": .number(marker.coordinate.longitude),
+          ])
+        }),
       "camera": mapView?.cameraJSON ?? .null,
     ])
+  }
+}
+
+extension CLLocationCoordinate2D {
+  /// `latitude` and `longitude` log fields.
+  fileprivate var logFields: [LogField] {
+    [LogField("latitude", .double(latitude)), LogField("longitude", .double(longitude))]
   }
 }

@@ -114,19 +114,25 @@ final class World {
     ReferenceAppServices(network: network, geocodingService: geocoding)
   }
 
-  /// Installs `kind` and launches it.
+  /// Installs `kind` and launches it, with the phone current (as a world's driver runs app
+  /// code: the apps' Apple-named objects find their phone there).
   func launch(
     _ kind: ReferenceAppKind, _ variant: ReferenceAppVariant,
     configuration: JSONValue = .object([:])
   ) throws {
     phone.install(
       try kind.factory(variant: variant, configuration: configuration, services: services))
-    try phone.launchApp()
+    try relaunch()
   }
 
-  /// Runs the world up to `seconds` of virtual time.
+  /// Launches the installed app again, with the phone current.
+  func relaunch() throws {
+    try phone.makeCurrent { try phone.launchApp() }
+  }
+
+  /// Runs the world up to `seconds` of virtual time, with the phone current.
   func run(until seconds: Double) throws {
-    try simulation.run(until: .seconds(seconds))
+    try phone.makeCurrent { try simulation.run(until: .seconds(seconds)) }
   }
 
   /// Runs `body` at `seconds` of virtual time.
