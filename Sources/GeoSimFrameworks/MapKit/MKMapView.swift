@@ -218,4 +218,12 @@ open class MKMapView: NSObject {
   /// The user's dot, whether or not it is shown.
   public private(set) lazy var userLocation = MKUserLocation(
     map.userLocation, in: map.phone.simulation)
+
+  // MARK: GeoSim
+
+  /// The phone's map under this one (GeoSim's, not MapKit's): the map a GeoSim app model
+  /// gives as its screen's `mapView`, so that the scenario's touches reach it, and the view its
+  /// own closure-based gesture recognizers are added to and locate touches in (the layer has
+  /// no `UIView` or target–action recognizers). It shows the same camera and annotations.
+  public var deviceMapView: MapView { map }
 }
