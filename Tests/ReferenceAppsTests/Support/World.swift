@@ -108,6 +108,8 @@ final class World {
     try network.register(weather, profile: link)
     geocoding = GeocodingService(
       gazetteer: try Gazetteer(geoJSON: Data(gazetteerJSON().utf8), context: phone.geos))
+    // As a replayed world does: the apps' `CLGeocoder()`s talk to the phone's server.
+    phone.geocodingService = geocoding
   }
 
   var services: ReferenceAppServices {
@@ -121,12 +123,13 @@ final class World {
   ) throws {
     phone.install(
       try kind.factory(variant: variant, configuration: configuration, services: services))
-    try phone.launchApp()
+    try phone.makeCurrent { try phone.launchApp() }
   }
 
-  /// Runs the world up to `seconds` of virtual time.
+  /// Runs the world up to `seconds` of virtual time, with its phone current (as a replayed
+  /// world runs, so that the apps' Apple-named objects find it).
   func run(until seconds: Double) throws {
-    try simulation.run(until: .seconds(seconds))
+    try phone.makeCurrent { try simulation.run(until: .seconds(seconds)) }
   }
 
   /// Runs `body` at `seconds` of virtual time.
