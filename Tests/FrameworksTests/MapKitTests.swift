@@ -421,4 +421,36 @@ struct MapKitTests {
     #expect(!map.map.pinchGestureRecognizer.isEnabled)
     #expect(!map.map.doubleTapGestureRecognizer.isEnabled)
   }
+
+  @Test("the phone's map under an MKMapView shows its pins, and its recognizers hear the touches")
+  func deviceMapRecognizers() throws {
+    let world = TestWorld { NSObject() }
+    let map = world.phone.makeCurrent { () -> MKMapView in
+      let map = MKMapView(frame: CGRect(x: 0, y: 0, width: 390, height: 844))
+      map.region = MKCoordinateRegion(
+        center: Self.tokyo, latitudinalMeters: 1_000, longitudinalMeters: 1_000)
+      return map
+    }
+    let phoneMap = map.deviceMap
+    #expect(phoneMap.size == Size(width: 390, height: 844))
+    map.addAnnotation(
+      MKPointAnnotation(coordinate: Self.shinjuku, title: "Shinjuku", subtitle: nil))
+    #expect(phoneMap.annotations.map(\.title) == ["Shinjuku"])
+    // A GeoSim app model's own recognizer on the phone's map: the tapped point, converted by
+    // MapKit's names, is the coordinate under the finger.
+    var tapped: CLLocationCoordinate2D?
+    phoneMap.addGestureRecognizer(
+      TapGestureRecognizer { recognizer in
+        guard recognizer.state == .ended else { return }
+        let point = recognizer.location(in: phoneMap)
+        tapped = map.convert(CGPoint(x: point.x, y: point.y), toCoordinateFrom: map)
+      })
+    let target = try Coordinate(
+      latitude: Self.tokyo.latitude + 0.001, longitude: Self.tokyo.longitude)
+    try phoneMap.replay(Touches.tap(at: phoneMap.convert(target), time: world.simulation.now))
+    try world.run(until: 1)
+    let coordinate = try #require(tapped)
+    #expect(close(coordinate.latitude, target.latitude, within: 1e-9))
+    #expect(close(coordinate.longitude, target.longitude, within: 1e-9))
+  }
 }

@@ -224,4 +224,7 @@ open class MKMapView: NSObject {
   /// The user's dot, whether or not it is shown.
   public private(set) lazy var userLocation = MKUserLocation(
     map.userLocation, in: map.phone.simulation)
+
+  // MARK: GeoSim
+
 }

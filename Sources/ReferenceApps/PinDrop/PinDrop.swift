@@ -1,6 +1,6 @@
 import Device
-import Foundation
 import Geo
+import GeoSimFrameworks
 import JSON
 import SimKernel
 
@@ -90,27 +90,40 @@ public final class PinDrop: ReferenceApp<PinDrop.Configuration>, SimulatedApp, A
     center: Coordinate(latitude: 35.681236, longitude: 139.767125), latitudeDelta: 0.05,
     longitudeDelta: 0.05)
 
-  /// The map (`MKMapView`).
-  public private(set) var mapView: MapView?
-  private var geocoder: Geocoder?
+  /// The map (`UIMapAddressGetView`'s `@State var mapView = MKMapView()`).
+  private(set) var mkMapView: MKMapView?
+  /// The coordinator's `let geocoder = CLGeocoder()`.
+  private var geocoder: CLGeocoder?
   /// The address string (`@State var address`).
   public private(set) var address = ""
-  private var pin: PointAnnotation?
+  private var pin: MKPointAnnotation?
 
-  /// `makeUIView`: the map with the configured recognizer.
+  /// The view's map, the coordinator's geocoder, then `makeUIView`: the configured recognizer.
   public func didLaunch(on phone: Phone, reason: LaunchReason) {
     self.phone = phone
-    let map = configuration.map.makeMapView(on: phone)
-    map.showsUserLocation = configuration.showsUserLocation
-    let recognizer: GestureRecognizer
-    switch configuration.gesture {
-    case .tap: recognizer = TapGestureRecognizer { [weak self] in self?.tapped(gesture: $0) }
-    case .longPress:
-      recognizer = LongPressGestureRecognizer { [weak self] in self?.longTapped(gesture: $0) }
+    let size = configuration.map.size
+    let mapView = MKMapView(frame: CGRect(x: 0, y: 0, width: size.width, height: size.height))
+    geocoder = CLGeocoder()
+    // The article keeps MapKit's default region; here the configured one [?].
+    if let initial = configuration.map.region {
+      mapView.setRegion(
+        MKCoordinateRegion(
+          center: CLLocationCoordinate2D(
+            latitude: initial.center.latitude, longitude: initial.center.longitude),
+          span: MKCoordinateSpan(
+            latitudeDelta: initial.span.latitudeDelta, longitudeDelta: initial.span.longitudeDelta)
+        ), animated: false)
     }
-    map.addGestureRecognizer(recognizer)
-    mapView = map
-    geocoder = Geocoder(phone: phone, service: services.geocodingService)
+    mapView.showsUserLocation = configuration.showsUserLocation
+    // GeoSim's recognizers take a closure (there is no target–action) and live on the phone's map.
+    let gesture: GestureRecognizer
+    switch configuration.gesture {
+    case .tap: gesture = TapGestureRecognizer { [weak self] in self?.tapped(gesture: $0) }
+    case .longPress:
+      gesture = LongPressGestureRecognizer { [weak self] in self?.longTapped(gesture: $0) }
+    }
+    mapView.deviceMap.addGestureRecognizer(gesture)
+    mkMapView = mapView
   }
 
   /// `tapped(gesture:)`.
@@ -120,16 +133,20 @@ public final class PinDrop: ReferenceApp<PinDrop.Configuration>, SimulatedApp, A
 
   /// `longTapped(gesture:)`.
   func longTapped(gesture: GestureRecognizer) {
-    guard let mapView, let geocoder, let phone else { return }
+    guard let mapView = mkMapView, let geocoder, let phone else { return }
     if variant == .corrected && configuration.gesture == .longPress && gesture.state != .began {
       return
     }
     phone.recordAppEvent("gesture", [LogField("state", .string(gesture.state.description))])
     let viewPoint = gesture.location(in: mapView)
-    guard let mapCoordinate = try? mapView.convert(viewPoint) else { return }
-    let tapAnotation = PointAnnotation(coordinate: mapCoordinate, title: "ポイント")
+    let mapCoordinate: CLLocationCoordinate2D = mapView.convert(
+      viewPoint, toCoordinateFrom: mapView)
+    guard CLLocationCoordinate2DIsValid(mapCoordinate) else { return }
+    let tapAnotation = MKPointAnnotation()
+    tapAnotation.coordinate = mapCoordinate
+    tapAnotation.title = "ポイント"
 
-    var removed: (any Annotation)?
+    var removed: (any MKAnnotation)?
     switch variant {
     case .asPublished:
       if !mapView.annotations.isEmpty {
@@ -145,11 +162,12 @@ public final class PinDrop: ReferenceApp<PinDrop.Configuration>, SimulatedApp, A
     }
 
     geocoder.reverseGeocodeLocation(
-      Location(coordinate: mapCoordinate, horizontalAccuracy: 0, timestamp: phone.simulation.now)
+      CLLocation(latitude: mapCoordinate.latitude, longitude: mapCoordinate.longitude)
     ) { [weak self] placemarks, error in
       guard let self else { return }
       if let error {
-        self.phone?.recordAppEvent("address.failed", [LogField("error", .string("\(error.code)"))])
+        let code = (error as? CLError).map { "\($0.code)" } ?? "\(error)"
+        self.phone?.recordAppEvent("address.failed", [LogField("error", .string(code))])
       }
       guard let placemark = placemarks?.first else { return }
       let administrativeArea = placemark.administrativeArea ?? ""
@@ -164,8 +182,14 @@ public final class PinDrop: ReferenceApp<PinDrop.Configuration>, SimulatedApp, A
     mapView.addAnnotation(tapAnotation)
     pin = tapAnotation
     let removedKind: LogValue =
-      removed == nil ? .null : .string(removed is UserLocation ? "userLocation" : "pin")
-    phone.recordAppEvent("pin", mapCoordinate.logFields() + [LogField("removed", removedKind)])
+      removed == nil ? .null : .string(removed is MKUserLocation ? "userLocation" : "pin")
+    phone.recordAppEvent(
+      "pin",
+      [
+        LogField("latitude", .double(mapCoordinate.latitude)),
+        LogField("longitude", .double(mapCoordinate.longitude)),
+        LogField("removed", removedKind),
+      ])
   }
 
   private func setAddress(_ value: String) {
@@ -176,15 +200,34 @@ public final class PinDrop: ReferenceApp<PinDrop.Configuration>, SimulatedApp, A
 
   // MARK: AppScreen
 
+  /// The map on screen: the phone's map under `mkMapView`, which the scenario's touches reach.
+  public var mapView: MapView? { mkMapView?.deviceMap }
+
   /// `{"pin", "address", "annotations", "userLocationShown", "camera"}`.
   public var observableState: JSONValue {
+    // What the phone's map shows (the blue dot as the map logs it).
     let annotations = mapView?.annotations ?? []
     return .object([
-      "pin": pin.map(\.markerJSON) ?? .null,
+      "pin": pin.map { pin in
+        .object([
+          "title": pin.title.map(JSONValue.string) ?? .null,
+          "latitude": .number(pin.coordinate.latitude),
+          "longitude": .number(pin.coordinate.longitude),
+        ])
+      } ?? .null,
       "address": .string(address),
       "annotations": .array(annotations.map(\.markerJSON)),
       "userLocationShown": .bool(annotations.contains { $0 is UserLocation }),
       "camera": mapView?.cameraJSON ?? .null,
     ])
+  }
+}
+
+extension GestureRecognizer {
+  /// `location(in:)` in an `MKMapView`'s points: GeoSim's recognizers live on the phone's map
+  /// under it and give the touch in that map's points.
+  fileprivate func location(in mapView: MKMapView) -> CGPoint {
+    let point = location(in: mapView.deviceMap)
+    return CGPoint(x: point.x, y: point.y)
   }
 }

@@ -1,7 +1,7 @@
 import Cloud
 import Device
-import Foundation
 import Geo
+import GeoSimFrameworks
 import JSON
 import SimKernel
 
@@ -92,34 +92,45 @@ public final class StationFinder: ReferenceApp<StationFinder.Configuration>, Sim
 
   /// A station on the map.
   struct Station {
-    var coordinate: Coordinate
+    var coordinate: CLLocationCoordinate2D
     var name: String?
   }
 
-  /// The map (`TapplableMapView`'s `MKMapView`).
-  public private(set) var mapView: MapView?
-  private var selectedLocation: Coordinate?
+  /// The map (`TapplableMapView`'s `mapView`).
+  private(set) var mkMapView: MKMapView?
+  private var selectedLocation: CLLocationCoordinate2D?
   private var showingAlert = false
-  private(set) var tapLocations: [Coordinate] = []
+  private(set) var tapLocations: [CLLocationCoordinate2D] = []
   private(set) var stations: [Station] = []
-  private var annotations: [PointAnnotation] = []
+  private var annotations: [MKPointAnnotation] = []
   private var searchCount = 0
   /// Corrected: responses to searches before this one are dropped.
   private var generation = 0
 
-  /// Builds the map with its tap recognizer (`TapplableMapView.init`).
+  /// Builds the map with its tap recognizer (`TapplableMapView.init(frame:)`).
   public func didLaunch(on phone: Phone, reason: LaunchReason) {
     self.phone = phone
-    let map = configuration.map.makeMapView(on: phone)
-    map.addGestureRecognizer(TapGestureRecognizer { [weak self] in self?.onTap(sender: $0) })
-    mapView = map
+    let size = configuration.map.size
+    let mapView = MKMapView(frame: CGRect(x: 0, y: 0, width: size.width, height: size.height))
+    // GeoSim's recognizers take a closure (there is no target–action) and live on the phone's map.
+    let tapGestureRecognizer = TapGestureRecognizer { [weak self] in self?.onTap(sender: $0) }
+    // The region comes from the configuration; by default the article's.
+    let initial = configuration.map.region ?? StationFinder.initialRegion
+    let coordinate = CLLocationCoordinate2DMake(initial.center.latitude, initial.center.longitude)
+    let span = MKCoordinateSpan(
+      latitudeDelta: initial.span.latitudeDelta, longitudeDelta: initial.span.longitudeDelta)
+    let region = MKCoordinateRegion(center: coordinate, span: span)
+    mapView.setRegion(region, animated: false)
+    mapView.deviceMap.addGestureRecognizer(tapGestureRecognizer)
+    mkMapView = mapView
   }
 
   /// `onTap(sender:)`: the tapped coordinate becomes `selectedLocation` and raises the flag.
   private func onTap(sender: GestureRecognizer) {
-    guard let mapView, sender.state == .ended,
-      let location = try? mapView.convert(sender.location(in: mapView))
-    else { return }
+    guard let mapView = mkMapView, sender.state == .ended else { return }
+    let tapPoint = sender.location(in: mapView)
+    let location = mapView.convert(tapPoint, toCoordinateFrom: mapView)
+    guard CLLocationCoordinate2DIsValid(location) else { return }
     selectedLocation = location
     showingAlert = true
     showingAlertChanged()
@@ -134,7 +145,7 @@ public final class StationFinder: ReferenceApp<StationFinder.Configuration>, Sim
     }
   }
 
-  private func _addLocation(location: Coordinate) {
+  private func _addLocation(location: CLLocationCoordinate2D) {
     if tapLocations.count == 2 {
       tapLocations[0] = tapLocations[1]
       tapLocations.remove(at: 1)
@@ -172,16 +183,16 @@ public final class StationFinder: ReferenceApp<StationFinder.Configuration>, Sim
     var first = tapLocations[0]
     var second = tapLocations[1]
     if variant == .corrected {
-      // Both corners come from valid coordinates, so their minima and maxima are valid too.
-      let southwest = try! Coordinate(
+      let southwest = CLLocationCoordinate2D(
         latitude: min(first.latitude, second.latitude),
         longitude: min(first.longitude, second.longitude))
-      let northeast = try! Coordinate(
+      let northeast = CLLocationCoordinate2D(
         latitude: max(first.latitude, second.latitude),
         longitude: max(first.longitude, second.longitude))
       first = southwest
       second = northeast
     }
+    // Both corners come from the map's valid coordinates, so they are valid GeoPoints.
     let geo1 = try! GeoPoint(latitude: first.latitude, longitude: first.longitude)
     let geo2 = try! GeoPoint(latitude: second.latitude, longitude: second.longitude)
     query.where(field: configuration.field, withinGeoBoxFromSouthwest: geo1, toNortheast: geo2)
@@ -225,9 +236,10 @@ public final class StationFinder: ReferenceApp<StationFinder.Configuration>, Sim
     for station in ary {
       guard case .object(let fields) = station else { continue }
       let geo = try! GeoPoint(json: fields[configuration.field]!)
+      let location = CLLocationCoordinate2D(latitude: geo.latitude, longitude: geo.longitude)
       var name: String?
       if case .string(let n)? = fields["name"] { name = n }
-      stations.append(Station(coordinate: geo.coordinate, name: name))
+      stations.append(Station(coordinate: location, name: name))
     }
     markersChanged()
   }
@@ -244,11 +256,11 @@ public final class StationFinder: ReferenceApp<StationFinder.Configuration>, Sim
 
   /// The SwiftUI `MapView`'s `updateUIView`: the map shows the taps and the stations.
   private func markersChanged() {
-    guard let mapView else { return }
+    guard let mapView = mkMapView else { return }
     mapView.removeAnnotations(annotations)
     annotations =
-      tapLocations.map { PointAnnotation(coordinate: $0, title: "タップ") }
-      + stations.map { PointAnnotation(coordinate: $0.coordinate, title: $0.name) }
+      tapLocations.map { MKPointAnnotation(coordinate: $0, title: "タップ", subtitle: nil) }
+      + stations.map { MKPointAnnotation(coordinate: $0.coordinate, title: $0.name, subtitle: nil) }
     mapView.addAnnotations(annotations)
     phone?.recordAppEvent(
       "markers",
@@ -268,6 +280,9 @@ public final class StationFinder: ReferenceApp<StationFinder.Configuration>, Sim
     _removeMarkers()
   }
 
+  /// The map on screen: the phone's map under `mkMapView`, which the scenario's taps reach.
+  public var mapView: MapView? { mkMapView?.deviceMap }
+
   /// `{"tapLocations", "stations", "markers", "camera"}`.
   public var observableState: JSONValue {
     .object([
@@ -282,6 +297,40 @@ public final class StationFinder: ReferenceApp<StationFinder.Configuration>, Sim
         }),
       "markers": .array(annotations.map(\.markerJSON)),
       "camera": mapView?.cameraJSON ?? .null,
+    ])
+  }
+}
+
+extension GestureRecognizer {
+  /// `location(in:)` in an `MKMapView`'s points: GeoSim's recognizers live on the phone's map
+  /// under it and give the touch in that map's points.
+  fileprivate func location(in mapView: MKMapView) -> CGPoint {
+    let point = location(in: mapView.deviceMap)
+    return CGPoint(x: point.x, y: point.y)
+  }
+}
+
+extension CLLocationCoordinate2D {
+  /// `{"latitude": …, "longitude": …}`.
+  fileprivate var json: JSONValue {
+    .object(["latitude": .number(latitude), "longitude": .number(longitude)])
+  }
+
+  /// `latitude` and `longitude` log fields with a prefix (`"southwestLatitude"`).
+  fileprivate func logFields(prefix: String) -> [LogField] {
+    [
+      LogField("\(prefix)Latitude", .double(latitude)),
+      LogField("\(prefix)Longitude", .double(longitude)),
+    ]
+  }
+}
+
+extension MKPointAnnotation {
+  /// `{"title": …, "latitude": …, "longitude": …}`.
+  fileprivate var markerJSON: JSONValue {
+    .object([
+      "title": title.map(JSONValue.string) ?? .null,
+      "latitude": .number(coordinate.latitude), "longitude": .number(coordinate.longitude),
     ])
   }
 }

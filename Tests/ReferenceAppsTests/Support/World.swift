@@ -108,6 +108,8 @@ final class World {
     try network.register(weather, profile: link)
     geocoding = GeocodingService(
       gazetteer: try Gazetteer(geoJSON: Data(gazetteerJSON().utf8), context: phone.geos))
+    // As a replayed world does: the apps' `CLGeocoder()`s talk to the phone's server.
+    phone.geocodingService = geocoding
   }
 
   var services: ReferenceAppServices {
@@ -130,7 +132,8 @@ final class World {
     try phone.makeCurrent { try phone.launchApp() }
   }
 
-  /// Runs the world up to `seconds` of virtual time, with the phone current.
+  /// Runs the world up to `seconds` of virtual time, with its phone current (as a replayed
+  /// world runs, so that the apps' Apple-named objects find it).
   func run(until seconds: Double) throws {
     try phone.makeCurrent { try simulation.run(until: .seconds(seconds)) }
   }
