@@ -43,7 +43,8 @@ let package = Package(
     .target(name: "Traces", dependencies: ["CSV", "Geo", "JSON"]),
     .target(name: "GeoSimFrameworks", dependencies: ["Device", "Geo", "JSON", "SimKernel"]),
     .target(
-      name: "ReferenceApps", dependencies: ["Cloud", "Device", "Geo", "JSON", "SimKernel"]),
+      name: "ReferenceApps",
+      dependencies: ["Cloud", "Device", "Geo", "GeoSimFrameworks", "JSON", "SimKernel"]),
     .target(name: "Referee", dependencies: ["Geo", "SimKernel"]),
     .target(
       name: "Replay",

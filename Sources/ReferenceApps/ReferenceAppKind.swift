@@ -29,8 +29,9 @@ public enum ReferenceAppKind: String, CaseIterable, Sendable {
 /// server.
 ///
 /// The network must have the services an app calls registered: `"threewords"`
-/// (ThreeWordLocator), `"ncmb"` (StationFinder), `"weather"` (WeatherWidget). PinDrop and
-/// ArrivalAlarm geocode through ``geocodingService``.
+/// (ThreeWordLocator), `"ncmb"` (StationFinder), `"weather"` (WeatherWidget). PinDrop geocodes
+/// through ``geocodingService``; ArrivalAlarm's `CLGeocoder` through the phone's
+/// (`phone.geocodingService`), which a replay's world sets to the same server.
 public struct ReferenceAppServices {
   /// The phone's connection to the simulated cloud.
   public var network: SimulatedNetwork

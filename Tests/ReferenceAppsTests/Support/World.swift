@@ -108,6 +108,8 @@ final class World {
     try network.register(weather, profile: link)
     geocoding = GeocodingService(
       gazetteer: try Gazetteer(geoJSON: Data(gazetteerJSON().utf8), context: phone.geos))
+    // As a replay's world does: the apps' CLGeocoders reach the same server.
+    phone.geocodingService = geocoding
   }
 
   var services: ReferenceAppServices {
@@ -121,12 +123,18 @@ final class World {
   ) throws {
     phone.install(
       try kind.factory(variant: variant, configuration: configuration, services: services))
-    try phone.launchApp()
+    try current { try phone.launchApp() }
   }
 
   /// Runs the world up to `seconds` of virtual time.
   func run(until seconds: Double) throws {
-    try simulation.run(until: .seconds(seconds))
+    try current { try simulation.run(until: .seconds(seconds)) }
+  }
+
+  /// Runs `body` with the phone current, as a replay runs the app's code (the apps' Apple-named
+  /// objects find their phone there).
+  func current<T>(_ body: () throws -> T) throws -> T {
+    try phone.makeCurrent(during: body)
   }
 
   /// Runs `body` at `seconds` of virtual time.
