@@ -29,9 +29,9 @@ public enum ReferenceAppKind: String, CaseIterable, Sendable {
 /// server.
 ///
 /// The network must have the services an app calls registered: `"threewords"`
-/// (ThreeWordLocator), `"ncmb"` (StationFinder), `"weather"` (WeatherWidget). ArrivalAlarm
-/// geocodes through ``geocodingService``; PinDrop's `CLGeocoder()` through the phone's server
-/// (`Phone.geocodingService`), which a replayed world sets to this same one.
+/// (ThreeWordLocator), `"ncmb"` (StationFinder), `"weather"` (WeatherWidget). ArrivalAlarm's and
+/// PinDrop's `CLGeocoder()`s geocode through the phone's server (`Phone.geocodingService`),
+/// which a replayed world sets to ``geocodingService``.
 public struct ReferenceAppServices {
   /// The phone's connection to the simulated cloud.
   public var network: SimulatedNetwork

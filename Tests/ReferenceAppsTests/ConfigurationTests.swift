@@ -90,6 +90,14 @@ import Testing
     #expect(units.path == "units")
   }
 
+  @Test func theWeatherWidgetRefusesTheGlobalDomainAsItsSuite() throws {
+    let e = try #require(
+      try error(.weatherWidget, .object(["suiteName": .string("NSGlobalDomain")])))
+    #expect(e.path == "suiteName")
+    #expect(e.message == "NSGlobalDomain is not a suite an app can write")
+    #expect(try error(.weatherWidget, .object(["suiteName": .string("group.weather")])) == nil)
+  }
+
   @Test func theMapRegionIsConfigurable() throws {
     let world = try World()
     let center = try Coordinate(latitude: 34.7025, longitude: 135.4959)

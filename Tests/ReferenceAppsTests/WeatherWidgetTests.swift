@@ -26,6 +26,18 @@ import Testing
     #expect(world.phone.userDefaults().double(forKey: "lat") == tokyoStation.latitude)
   }
 
+  @Test func aConfiguredSuiteHoldsTheLocationInsteadOfTheStandardDefaults() throws {
+    let world = try World()
+    try world.launch(
+      .weatherWidget, .asPublished, configuration: .object(["suiteName": .string("group.weather")]))
+    try world.run(until: 10)
+    #expect(
+      world.phone.userDefaults(suiteName: "group.weather").double(forKey: "lat")
+        == tokyoStation.latitude)
+    #expect(world.phone.userDefaults().object(forKey: "lat") == nil)
+    #expect(world.state["storedLocation"]?["longitude"]?.number == tokyoStation.longitude)
+  }
+
   @Test func asPublishedTheFirstRequestGoesOutForLatitudeZeroLongitudeZero() throws {
     let world = try firstLaunch(.asPublished)
     let request = try #require(world.appEvents("weather.requested").first)
@@ -56,7 +68,7 @@ import Testing
     try world.run(until: 10)
     world.phone.terminateApp()
     try world.run(until: 60)
-    try world.phone.launchApp()
+    try world.current { try world.phone.launchApp() }
     try world.run(until: 70)
     let second = try #require(world.appEvents("weather.requested").last)
     #expect(second.time == .seconds(60))
@@ -66,7 +78,7 @@ import Testing
 
   @Test func theRefreshButtonFetchesWithTheStoredLocation() throws {
     let world = try firstLaunch(.asPublished)
-    try world.screen.tapButton("refresh")
+    try world.current { try world.screen.tapButton("refresh") }
     try world.run(until: 12)
     #expect(world.state["lastRequest"]?["latitude"]?.number == tokyoStation.latitude)
     #expect(world.state["requestCount"] == .number(2))

@@ -1,6 +1,6 @@
 import Device
-import Foundation
 import Geo
+import GeoSimFrameworks
 import JSON
 import SimKernel
 
@@ -50,7 +50,7 @@ import SimKernel
 /// the app in the background), so an arrival while the app is in the foreground is delivered
 /// without a banner, as iOS does.
 ///
-/// Nothing in this port traps (the request's `try` cannot fail for a location trigger).
+/// Nothing in this port traps.
 ///
 /// Screen: the text field `"destination"` (typing and submitting geocodes it) and the button
 /// `"pin"` (📍: removes the old alarms and registers one at the destination).
@@ -68,8 +68,11 @@ import SimKernel
 /// `"alarm.noDestination"`, `"region.state"` (`identifier`, `state`), `"region.entered"`
 /// (`identifier`), `"alarm.alreadyInside"` (corrected: `identifier`).
 public final class ArrivalAlarm: ReferenceApp<ArrivalAlarm.Configuration>, SimulatedApp, AppScreen,
-  LocationManagerDelegate
+  CLLocationManagerDelegate, @unchecked Sendable
 {
+  // Unchecked: the app lives on its phone's main thread (one world, one thread), where the
+  // notification center's completion handlers run, as on iOS.
+
   /// The app's configuration.
   ///
   /// Keys (all optional):
@@ -114,39 +117,48 @@ public final class ArrivalAlarm: ReferenceApp<ArrivalAlarm.Configuration>, Simul
   /// Where the alarm rings.
   struct Destination {
     var name: String
-    var coordinate: Coordinate
+    var coordinate: CLLocationCoordinate2D
   }
 
   static let identifiersKey = "ArrivalAlarm.notificationIdentifiers"
 
-  /// The location manager (`let locationManager = CLLocationManager()`).
-  public private(set) var locationManager: LocationManager?
-  private var geocoder: Geocoder?
+  /// ロケーションマネージャー: the article's `let locationManager = CLLocationManager()`, made
+  /// when the app launches.
+  public private(set) var locationManager: CLLocationManager!
+  private var geocoder: CLGeocoder!
   private var status = Status.stop
   private var destination: Destination?
   private var alarmIdentifier: String?
   /// Corrected: regions whose state was asked after registration, with their requests.
-  private var awaitingState: [String: NotificationRequest] = [:]
+  private var awaitingState: [String: UNNotificationRequest] = [:]
+
+  /// The article's `appName`.
+  private var appName: String { configuration.appName }
 
   /// Creates the manager and, at a launch by the user, asks for permissions.
   public func didLaunch(on phone: Phone, reason: LaunchReason) {
     self.phone = phone
-    let manager = LocationManager(phone: phone)
-    manager.delegate = self
-    locationManager = manager
-    geocoder = Geocoder(phone: phone, service: services.geocodingService)
+    locationManager = CLLocationManager()
+    locationManager.delegate = self
+    geocoder = CLGeocoder()
     if let c = configuration.destination {
-      destination = Destination(name: "\(c.latitude),\(c.longitude)", coordinate: c)
+      destination = Destination(
+        name: "\(c.latitude),\(c.longitude)",
+        coordinate: CLLocationCoordinate2D(latitude: c.latitude, longitude: c.longitude))
     }
     if reason == .user { requestAuthorization() }
   }
 
-  /// `requestAuthorization()`: notifications, then (if granted) When In Use.
+  /// 通知の許可: notifications, then (if granted) When In Use.
   func requestAuthorization() {
-    phone?.notificationCenter.requestAuthorization(options: [.alert, .sound]) {
-      [weak self] granted, _ in
+    // 通知の許可
+    UNUserNotificationCenter.current().requestAuthorization(
+      options: [.alert, .sound]
+    ) {
+      (granted, _) in
       if granted {
-        self?.locationManager?.requestWhenInUseAuthorization()
+        // 使用中に位置情報の取得を許可
+        self.locationManager.requestWhenInUseAuthorization()
       }
     }
   }
@@ -155,21 +167,26 @@ public final class ArrivalAlarm: ReferenceApp<ArrivalAlarm.Configuration>, Simul
 
   /// Geocodes the typed destination.
   func search(_ text: String) {
-    geocoder?.geocodeAddressString(text) { [weak self] placemarks, error in
+    geocoder.geocodeAddressString(text) { [weak self] placemarks, error in
       guard let self else { return }
-      guard let placemark = placemarks?.first else {
+      guard let placemark = placemarks?.first, let location = placemark.location else {
         self.phone?.recordAppEvent(
           "destination.failed",
-          [LogField("error", .string(error.map { "\($0.code)" } ?? "noResult"))])
+          [LogField("error", .string(error.map(Self.code) ?? "noResult"))])
         return
       }
       let destination = Destination(
-        name: placemark.name ?? text, coordinate: placemark.coordinate)
+        name: placemark.name ?? text, coordinate: location.coordinate)
       self.destination = destination
       self.phone?.recordAppEvent(
         "destination",
-        [LogField("name", .string(destination.name))] + destination.coordinate.logFields())
+        [LogField("name", .string(destination.name))] + logFields(destination.coordinate))
     }
+  }
+
+  /// A geocoding error's Core Location code, as the log names it.
+  private static func code(_ error: any Error) -> String {
+    (error as? CLError).map { "\($0.code)" } ?? "\(error)"
   }
 
   /// 📍: removes the old alarms and registers one at the destination.
@@ -188,107 +205,135 @@ public final class ArrivalAlarm: ReferenceApp<ArrivalAlarm.Configuration>, Simul
 
   /// The identifiers the app has added (`getAll()`, not shown in the article).
   private func getAll() -> [String] {
-    guard let phone else { return [] }
-    let stored = phone.userDefaults().array(forKey: Self.identifiersKey) ?? []
-    return stored.compactMap { if case .string(let s) = $0 { s } else { nil } }
+    let stored = UserDefaults.standard.array(forKey: Self.identifiersKey) ?? []
+    return stored.compactMap { $0 as? String }
   }
 
   private func setAll(_ identifiers: [String]) {
-    phone?.userDefaults().set(
-      .array(identifiers.map(StoredValue.string)), forKey: Self.identifiersKey)
+    UserDefaults.standard.set(identifiers, forKey: Self.identifiersKey)
   }
 
-  /// `remove(_ id:)`.
+  /// 通知の削除: `remove(_ id:)`.
   func remove(_ id: String) {
-    guard let phone else { return }
-    let center = phone.notificationCenter
     var kept: [String] = []
+    // 通知の取得
     for identifier in getAll() {
+      // 文字列の部分一致
       if identifier.hasPrefix(id) {
-        phone.recordAppEvent("alarm.removed", [LogField("identifier", .string(identifier))])
-        center.removePendingNotificationRequests(withIdentifiers: [identifier])
-        center.removeDeliveredNotifications(withIdentifiers: [identifier])
+        phone?.recordAppEvent("alarm.removed", [LogField("identifier", .string(identifier))])
+        // ペンディング中の通知の削除
+        UNUserNotificationCenter.current().removePendingNotificationRequests(
+          withIdentifiers: [identifier])
+        // 通知済の通知の削除
+        UNUserNotificationCenter.current().removeDeliveredNotifications(
+          withIdentifiers: [identifier])
       } else {
         kept.append(identifier)
       }
     }
     setAll(kept)
+    // ロケーション監視の停止
     stopRegionMonitoring(id)
   }
 
   /// `stopRegionMonitoring(_:)` (not shown in the article): every region with the prefix.
   private func stopRegionMonitoring(_ id: String) {
-    guard let locationManager else { return }
     for region in locationManager.monitoredRegions.sorted(by: { $0.identifier < $1.identifier })
     where region.identifier.hasPrefix(id) {
       locationManager.stopMonitoring(for: region)
     }
   }
 
-  /// `locateNotification(latitude:longitude:radius:identifier:sound:message:)`.
+  /// 場所通知: `locateNotification(latitude:longitude:radius:identifier:sound:message:)`.
   func locateNotification(
     latitude: Double, longitude: Double, radius: Double, identifier: String, sound: String,
     message: String
   ) {
-    guard let phone, let coordinate = try? Coordinate(latitude: latitude, longitude: longitude)
-    else { return }
-    var region = CircularRegion(center: coordinate, radius: radius, identifier: identifier)
+    // ロケーション作成
+    let coordinate = CLLocationCoordinate2DMake(latitude, longitude)
+    // 範囲を作成
+    let region = CLCircularRegion.init(center: coordinate, radius: radius, identifier: identifier)
+    // 範囲の中から外への移動は通知しないが、範囲の外から中へは通知する設定
     region.notifyOnExit = false
     region.notifyOnEntry = true
-    let trigger = NotificationTrigger.location(region, repeats: false)
-    let content = NotificationContent(
-      title: configuration.appName, body: message, sound: .named(sound),
-      categoryIdentifier: configuration.appName)
-    // A location trigger always validates.
-    let request = try! NotificationRequest(
+    // 作成した範囲に入った時に通知をするトリガーを作成
+    let trigger = UNLocationNotificationTrigger(region: region, repeats: false)
+
+    // 通知する内容を作成
+    let content = UNMutableNotificationContent()
+    let notificationSound = UNNotificationSoundName(rawValue: sound)
+
+    content.title = self.appName
+    content.body = message
+    content.sound = UNNotificationSound(named: notificationSound)
+    content.categoryIdentifier = appName
+
+    // 通知要求
+    let request = UNNotificationRequest(
       identifier: identifier, content: content, trigger: trigger)
-    phone.notificationCenter.add(request, withCompletionHandler: nil)
+
+    // 通知追加
+    UNUserNotificationCenter.current().add(request, withCompletionHandler: nil)
     setAll(getAll().filter { $0 != identifier } + [identifier])
     alarmIdentifier = identifier
-    phone.recordAppEvent(
+    phone?.recordAppEvent(
       "alarm.registered",
-      [LogField("identifier", .string(identifier))] + coordinate.logFields()
+      [LogField("identifier", .string(identifier))] + logFields(coordinate)
         + [LogField("radius", .double(radius))])
-    startUpdatingLocation(region, request: request)
+    if variant == .corrected { awaitingState[identifier] = request }
+
+    // モニタリング開始
+    startUpdatingLocation(region)
   }
 
-  /// `startUpdatingLocation(_:)`.
-  private func startUpdatingLocation(_ region: CircularRegion?, request: NotificationRequest) {
-    guard let locationManager, let phone else { return }
+  /// ロケーション監視開始: `startUpdatingLocation(_:)`.
+  func startUpdatingLocation(_ region: CLCircularRegion? = nil) {
+    // 既に開始済みの場合、開始しない
     if status == .start {
       if variant == .asPublished {
         if let region {
-          phone.recordAppEvent(
+          phone?.recordAppEvent(
             "monitoring.skipped", [LogField("identifier", .string(region.identifier))])
         }
         return
       }
-      if let region { startMonitoring(region, request: request) }
+      // Corrected: the check guards the updates only.
+      if let region { startMonitoring(region) }
       return
     }
+    // ステータス設定
     status = .start
+    // Backgroundでの位置情報の更新を許可する
     locationManager.allowsBackgroundLocationUpdates = true
-    locationManager.desiredAccuracy = LocationAccuracy.nearestTenMeters
+    // 精度-10m以内
+    locationManager.desiredAccuracy = kCLLocationAccuracyNearestTenMeters
+    // 更新頻度(m)
     locationManager.distanceFilter = 10
+    // 移動タイプ
     locationManager.activityType = .automotiveNavigation
+    // 位置情報の監視開始
     locationManager.startUpdatingLocation()
-    if let region { startMonitoring(region, request: request) }
+
+    if let region = region {
+      startMonitoring(region)
+    }
   }
 
-  private func startMonitoring(_ region: CircularRegion, request: NotificationRequest) {
-    guard let locationManager else { return }
+  /// `locationManager.startMonitoring(for: region)`; corrected, then `requestState(for:)`.
+  private func startMonitoring(_ region: CLCircularRegion) {
     locationManager.startMonitoring(for: region)
     phone?.recordAppEvent(
       "monitoring.started", [LogField("identifier", .string(region.identifier))])
     if variant == .corrected {
-      awaitingState[region.identifier] = request
       locationManager.requestState(for: region)
     }
   }
 
-  /// `stopUpdatingLocation()`.
+  /// ロケーション監視停止: `stopUpdatingLocation()`.
   func stopUpdatingLocation() {
-    locationManager?.stopUpdatingLocation()
+    // ロケーションの監視停止
+    locationManager.stopUpdatingLocation()
+    // ステータス変更
     status = .stop
   }
 
@@ -296,10 +341,9 @@ public final class ArrivalAlarm: ReferenceApp<ArrivalAlarm.Configuration>, Simul
 
   /// Records the state; corrected: an alarm set inside its circle rings at once.
   public func locationManager(
-    _ manager: LocationManager, didDetermineState state: RegionState, for region: CircularRegion
+    _ manager: CLLocationManager, didDetermineState state: CLRegionState, for region: CLRegion
   ) {
-    guard let phone else { return }
-    phone.recordAppEvent(
+    phone?.recordAppEvent(
       "region.state",
       [
         LogField("identifier", .string(region.identifier)),
@@ -307,16 +351,16 @@ public final class ArrivalAlarm: ReferenceApp<ArrivalAlarm.Configuration>, Simul
       ])
     guard let request = awaitingState.removeValue(forKey: region.identifier), state == .inside
     else { return }
-    phone.recordAppEvent(
+    phone?.recordAppEvent(
       "alarm.alreadyInside", [LogField("identifier", .string(region.identifier))])
     // Same identifier and content, no trigger: replaces the pending request, delivered now.
-    let now = try! NotificationRequest(
+    let now = UNNotificationRequest(
       identifier: request.identifier, content: request.content, trigger: nil)
-    phone.notificationCenter.add(now, withCompletionHandler: nil)
+    UNUserNotificationCenter.current().add(now, withCompletionHandler: nil)
   }
 
   /// Records the entry.
-  public func locationManager(_ manager: LocationManager, didEnterRegion region: CircularRegion) {
+  public func locationManager(_ manager: CLLocationManager, didEnterRegion region: CLRegion) {
     phone?.recordAppEvent("region.entered", [LogField("identifier", .string(region.identifier))])
   }
 
@@ -355,4 +399,12 @@ public final class ArrivalAlarm: ReferenceApp<ArrivalAlarm.Configuration>, Simul
       "updatingLocation": .bool(status == .start),
     ])
   }
+}
+
+/// `latitude` and `longitude` log fields.
+private func logFields(_ coordinate: CLLocationCoordinate2D) -> [LogField] {
+  [
+    LogField("latitude", .double(coordinate.latitude)),
+    LogField("longitude", .double(coordinate.longitude)),
+  ]
 }

@@ -1,7 +1,6 @@
 import Cloud
 import Device
-import Foundation
-import Geo
+import GeoSimFrameworks
 import JSON
 import SimKernel
 
@@ -56,8 +55,9 @@ public final class WeatherWidget: ReferenceApp<WeatherWidget.Configuration>, Sim
   /// The app's configuration.
   ///
   /// Keys (all optional):
-  /// - `"suiteName"`: the UserDefaults suite the data store uses; default `null`, the
-  ///   article's `UserDefaults.standard`;
+  /// - `"suiteName"`: the UserDefaults suite the data store uses (`UserDefaults(suiteName:)`);
+  ///   default `null`, the article's `UserDefaults.standard`; `"NSGlobalDomain"` is refused,
+  ///   as Apple refuses it ("isn't writeable by apps") [A];
   /// - `"units"`: `"metric"` (default), `"imperial"` or `"standard"`, sent with the request.
   public struct Configuration: Sendable {
     var suiteName: String?
@@ -70,15 +70,25 @@ public final class WeatherWidget: ReferenceApp<WeatherWidget.Configuration>, Sim
     public init(json: JSONValue) throws(ReferenceAppConfigurationError) {
       let reader = try ConfigurationReader(json, allowed: ["suiteName", "units"])
       suiteName = try reader.string("suiteName", nonEmpty: true)
+      if suiteName == "NSGlobalDomain" {
+        throw ReferenceAppConfigurationError(
+          path: "suiteName", message: "NSGlobalDomain is not a suite an app can write")
+      }
       units = try reader.choice("units", ["metric", "imperial", "standard"]) ?? units
     }
   }
 
   /// `UserDefaultsDataStore`: `lat` and `lng` in UserDefaults.
   public final class UserDefaultsDataStore {
-    let defaults: KeyValueStore
+    private let suiteName: String?
 
-    init(defaults: KeyValueStore) { self.defaults = defaults }
+    init(suiteName: String?) { self.suiteName = suiteName }
+
+    /// `UserDefaults.standard`, or the configured suite's defaults.
+    private var defaults: UserDefaults {
+      // The configuration refuses the one name `UserDefaults(suiteName:)` answers `nil` for.
+      suiteName.map { UserDefaults(suiteName: $0)! } ?? UserDefaults.standard
+    }
 
     /// `defaults.double(forKey: "lat")`: 0 when never set.
     public var lat: Double {
@@ -152,36 +162,46 @@ public final class WeatherWidget: ReferenceApp<WeatherWidget.Configuration>, Sim
   }
 
   /// `LocationManagerHelper`: one fix, stored through the repository.
-  public final class LocationManagerHelper: LocationManagerDelegate {
+  public final class LocationManagerHelper: NSObject, CLLocationManagerDelegate {
     let userRepository: UserRepository
-    let locationManager: LocationManager
+    let locationManager: CLLocationManager
     /// Called after a location is stored.
-    var didStore: ((Coordinate) -> Void)?
+    var didStore: ((CLLocationCoordinate2D) -> Void)?
 
-    init(userRepository: UserRepository, phone: Phone) {
+    init(userRepository: UserRepository) {
       self.userRepository = userRepository
-      self.locationManager = LocationManager(phone: phone)
+      self.locationManager = CLLocationManager()
+      super.init()
       self.locationManager.delegate = self
     }
 
     /// `callLocationManager()`.
     public func callLocationManager() {
       locationManager.requestWhenInUseAuthorization()
-      if locationManager.locationServicesEnabled() {
+
+      if CLLocationManager.locationServicesEnabled() {
         locationManager.pausesLocationUpdatesAutomatically = false
-        locationManager.desiredAccuracy = LocationAccuracy.kilometer
+        locationManager.desiredAccuracy = kCLLocationAccuracyKilometer
         locationManager.startUpdatingLocation()
       }
     }
 
     /// Stores the last fix and stops updates.
     public func locationManager(
-      _ manager: LocationManager, didUpdateLocations locations: [Location]
+      _ manager: CLLocationManager, didUpdateLocations locations: [CLLocation]
     ) {
-      guard let newLocation = locations.last else { return }
-      let location = newLocation.coordinate
+      guard let newLocation = locations.last else {
+        return
+      }
+
+      let location = CLLocationCoordinate2D(
+        latitude: newLocation.coordinate.latitude,
+        longitude: newLocation.coordinate.longitude
+      )
+
       userRepository.lat = location.latitude
       userRepository.lng = location.longitude
+
       locationManager.stopUpdatingLocation()
       didStore?(location)
     }
@@ -214,22 +234,26 @@ public final class WeatherWidget: ReferenceApp<WeatherWidget.Configuration>, Sim
   /// `application(_:didFinishLaunchingWithOptions:)`, then the content view appears.
   public func didLaunch(on phone: Phone, reason: LaunchReason) {
     self.phone = phone
-    let store = UserDefaultsDataStore(
-      defaults: phone.userDefaults(suiteName: configuration.suiteName))
+    let store = UserDefaultsDataStore(suiteName: configuration.suiteName)
     dataStore = store
     let userRepository = UserRepository(userDefaultsDataStore: store)
     viewModel = WeatherViewModel(
       weatherRepository: WeatherRepository(network: services.network, units: configuration.units),
       userRepository: userRepository)
-    let helper = LocationManagerHelper(userRepository: userRepository, phone: phone)
+    let helper = LocationManagerHelper(userRepository: userRepository)
     helper.didStore = { [weak self] location in self?.locationStored(location) }
     locationManagerHelper = helper
     helper.callLocationManager()
     if reason == .user { fetchWeathers() }
   }
 
-  private func locationStored(_ location: Coordinate) {
-    phone?.recordAppEvent("location.stored", location.logFields())
+  private func locationStored(_ location: CLLocationCoordinate2D) {
+    phone?.recordAppEvent(
+      "location.stored",
+      [
+        LogField("latitude", .double(location.latitude)),
+        LogField("longitude", .double(location.longitude)),
+      ])
     if fetchDeferred {
       fetchDeferred = false
       fetchWeathers()
@@ -305,8 +329,15 @@ public final class WeatherWidget: ReferenceApp<WeatherWidget.Configuration>, Sim
   /// `{"storedLocation", "lastRequest", "requestCount", "weather"}`.
   public var observableState: JSONValue {
     var stored = JSONValue.null
-    if let dataStore, dataStore.hasLocation {
-      stored = .object(["latitude": .number(dataStore.lat), "longitude": .number(dataStore.lng)])
+    // GeoSim reads the screen between the world's events too: the store is read with the app's
+    // phone current, as the app's own code reads it.
+    if let phone, let dataStore {
+      stored = phone.makeCurrent {
+        guard dataStore.hasLocation else { return .null }
+        return .object([
+          "latitude": .number(dataStore.lat), "longitude": .number(dataStore.lng),
+        ])
+      }
     }
     return .object([
       "storedLocation": stored,

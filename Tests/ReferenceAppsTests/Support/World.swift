@@ -124,7 +124,7 @@ final class World {
   ) throws {
     phone.install(
       try kind.factory(variant: variant, configuration: configuration, services: services))
-    try relaunch()
+    try current { try phone.launchApp() }
   }
 
   /// Launches the installed app again, with the phone current.
@@ -135,7 +135,13 @@ final class World {
   /// Runs the world up to `seconds` of virtual time, with its phone current (as a replayed
   /// world runs, so that the apps' Apple-named objects find it).
   func run(until seconds: Double) throws {
-    try phone.makeCurrent { try simulation.run(until: .seconds(seconds)) }
+    try current { try simulation.run(until: .seconds(seconds)) }
+  }
+
+  /// Runs `body` with the phone current, as a replay runs the app's code (the apps' Apple-named
+  /// objects find their phone there).
+  func current<T>(_ body: () throws -> T) throws -> T {
+    try phone.makeCurrent(during: body)
   }
 
   /// Runs `body` at `seconds` of virtual time.
