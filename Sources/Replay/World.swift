@@ -314,9 +314,10 @@ public final class World {
     }
   }
 
-  /// The app's observable state now (`null` when it is not running or has no screen).
+  /// The app's observable state now (`null` when it is not running or has no screen), read
+  /// with the phone current, as the app's Apple-named objects need wherever it is asked.
   public var screenState: JSONValue {
-    phone.screen?.observableState ?? .null
+    phone.makeCurrent { phone.screen?.observableState ?? .null }
   }
 
   private func updateConnectivity() {

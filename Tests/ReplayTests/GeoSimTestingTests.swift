@@ -16,6 +16,24 @@ import Testing
     run.expectExpectationsHold()
   }
 
+  @Test("the app's screen is read with its phone current, during the run and after it")
+  func theScreenIsReadInItsWorld() throws {
+    var scenario = try Scenario(contentsOf: file)
+    scenario.expectations = [
+      Replay.Expectation(
+        name: "during", .state(path: "readOnItsPhone", equals: .bool(true), at: 30)),
+      Replay.Expectation(
+        name: "at the end", .state(path: "readOnItsPhone", equals: .bool(true), at: nil)),
+    ]
+    let run = try GeoSimTest.replay(scenario, catalog: .testing)
+    run.expectExpectationsHold()
+    guard case .object(let state) = run.world.screenState else {
+      Issue.record("no screen state")
+      return
+    }
+    #expect(state["readOnItsPhone"] == .bool(true))
+  }
+
   @Test func aFailureNamesTheScenarioTheExpectationAndTheTime() throws {
     var scenario = try Scenario(contentsOf: file)
     scenario.expectations = [

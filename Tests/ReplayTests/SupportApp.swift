@@ -65,6 +65,8 @@ final class FixCounterApp: SimulatedApp, AppScreen, LocationManagerDelegate {
     .object([
       "label": .string("\(title): \(fixes)"),
       "fixes": .number(Double(fixes)),
+      // Whether the screen is read with its own phone current, as Apple-named objects need.
+      "readOnItsPhone": .bool(Phone.current === phone),
       "markers": .array(
         markers.map {
           .object([

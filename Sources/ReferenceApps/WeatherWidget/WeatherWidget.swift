@@ -329,15 +329,8 @@ public final class WeatherWidget: ReferenceApp<WeatherWidget.Configuration>, Sim
   /// `{"storedLocation", "lastRequest", "requestCount", "weather"}`.
   public var observableState: JSONValue {
     var stored = JSONValue.null
-    // GeoSim reads the screen between the world's events too: the store is read with the app's
-    // phone current, as the app's own code reads it.
-    if let phone, let dataStore {
-      stored = phone.makeCurrent {
-        guard dataStore.hasLocation else { return .null }
-        return .object([
-          "latitude": .number(dataStore.lat), "longitude": .number(dataStore.lng),
-        ])
-      }
+    if let dataStore, dataStore.hasLocation {
+      stored = .object(["latitude": .number(dataStore.lat), "longitude": .number(dataStore.lng)])
     }
     return .object([
       "storedLocation": stored,

@@ -150,8 +150,11 @@ final class World {
   }
 
   var screen: any AppScreen { phone.screen! }
+  /// The app's observable state, read with the phone current (as a replay reads it).
   var state: [String: JSONValue] {
-    guard case .object(let members) = screen.observableState else { return [:] }
+    guard case .object(let members) = phone.makeCurrent(during: { screen.observableState }) else {
+      return [:]
+    }
     return members
   }
 
