@@ -18,7 +18,7 @@ extension AppCatalog {
           return try kind.factory(
             variant: variant, configuration: context.configuration,
             services: ReferenceAppServices(
-              network: context.network, geocodingService: context.geocodingService))
+              network: context.network))
         } catch let error as ReferenceAppConfigurationError {
           throw AppConfigurationError(path: error.path, error.message)
         }

@@ -25,23 +25,19 @@ public enum ReferenceAppKind: String, CaseIterable, Sendable {
   case arrivalAlarm = "ArrivalAlarm"
 }
 
-/// What the reference apps reach outside the phone: the cloud services and the geocoder's
-/// server.
+/// What the reference apps reach outside the phone: the cloud services.
 ///
 /// The network must have the services an app calls registered: `"threewords"`
 /// (ThreeWordLocator), `"ncmb"` (StationFinder), `"weather"` (WeatherWidget). ArrivalAlarm's and
-/// PinDrop's `CLGeocoder()`s geocode through the phone's server (`Phone.geocodingService`),
-/// which a replayed world sets to ``geocodingService``.
+/// PinDrop's `CLGeocoder()`s geocode through the phone's own server (`Phone.geocodingService`),
+/// which a replayed world sets to the scenario's gazetteer.
 public struct ReferenceAppServices {
   /// The phone's connection to the simulated cloud.
   public var network: SimulatedNetwork
-  /// The server behind the apps' geocoders (shared, as Apple's rate limit is per app).
-  public var geocodingService: GeocodingService
 
   /// Services for the apps.
-  public init(network: SimulatedNetwork, geocodingService: GeocodingService) {
+  public init(network: SimulatedNetwork) {
     self.network = network
-    self.geocodingService = geocodingService
   }
 }
 

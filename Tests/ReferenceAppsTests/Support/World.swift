@@ -113,7 +113,7 @@ final class World {
   }
 
   var services: ReferenceAppServices {
-    ReferenceAppServices(network: network, geocodingService: geocoding)
+    ReferenceAppServices(network: network)
   }
 
   /// Installs `kind` and launches it, with the phone current (as a world's driver runs app
