@@ -168,7 +168,7 @@ public final class ThreeWordLocator: ReferenceApp<ThreeWordLocator.Configuration
 
   /// `locationManager(_:didFailWithError:)`: only prints.
   public func locationManager(_ manager: CLLocationManager, didFailWithError error: any Error) {
-    // print(error.localizedDescription)
+    // The article prints the error here; the port keeps the console quiet.
   }
 
   private func convertTo3wa(_ coordinates: CLLocationCoordinate2D) {
