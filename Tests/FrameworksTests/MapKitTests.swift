@@ -439,8 +439,9 @@ struct MapKitTests {
     // A GeoSim app model's own recognizer on the phone's map: the tapped point, converted by
     // MapKit's names, is the coordinate under the finger.
     var tapped: CLLocationCoordinate2D?
+    // The map owns its recognizers, so the recognizer holds the maps unowned, as an app does.
     phoneMap.addGestureRecognizer(
-      TapGestureRecognizer { recognizer in
+      TapGestureRecognizer { [unowned phoneMap, unowned map] recognizer in
         guard recognizer.state == .ended else { return }
         let point = recognizer.location(in: phoneMap)
         tapped = map.convert(CGPoint(x: point.x, y: point.y), toCoordinateFrom: map)
