@@ -103,6 +103,33 @@ struct ConcurrencyTests {
     #expect(world.phone.runLoop.pendingWork.isEmpty)
   }
 
+  @Test("a timer that comes due while the app is suspended is one piece of work, run on resume")
+  func aTimerDueWhileSuspendedWaitsAsOnePiece() throws {
+    var fired: [Double] = []
+    let world = TestWorld { NSObject() }
+    try world.phone.makeCurrent {
+      try world.phone.launchApp()
+      // This file imports Foundation too, so the layer's queue is named in full: unqualified,
+      // `DispatchQueue` here is Dispatch's own, whose main queue never runs in a world.
+      GeoSimFrameworks.DispatchQueue.main.asyncAfter(
+        deadline: GeoSimFrameworks.DispatchTime.now() + 60
+      ) {
+        fired.append(world.simulation.now.seconds)
+      }
+      world.phone.sendAppToBackground()
+    }
+    try world.run(until: 50)
+    #expect(world.phone.runLoop.pendingWork.map(\.kind) == [.timer])
+    // Suspended 5 s after going to the background; the block is due at 60 s.
+    try world.run(until: 100)
+    #expect(fired.isEmpty)
+    #expect(world.phone.runLoop.pendingWork.map(\.kind) == [.queued])
+    try world.phone.makeCurrent { world.phone.bringAppToForeground() }
+    try world.run(until: 101)
+    #expect(fired == [100])
+    #expect(world.phone.runLoop.pendingWork.isEmpty)
+  }
+
   @Test("two worlds on two threads never see each other's phone")
   func twoWorldsOnTwoThreads() async throws {
     @Sendable func notes(seed: UInt64) throws -> [String] {

@@ -58,8 +58,10 @@ public final class AppRunLoop {
     if let due {
       handle = checkedScheduling {
         try simulation.schedule(at: due) { [unowned(unsafe) self] in
+          // Due: the same piece of work now waits its turn on the main thread.
           guard self.items[item] != nil else { return }
-          self.enqueue(label) { [unowned(unsafe) self] in
+          self.items[item]?.kind = .queued
+          self.phone.process.call { [unowned(unsafe) self] in
             guard self.items.removeValue(forKey: item) != nil else { return }
             body()
           }
