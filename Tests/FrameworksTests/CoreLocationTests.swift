@@ -271,6 +271,27 @@ struct AuthorizationCallbackTests {
     #expect(feature.notes.last == "authorization authorizedWhenInUse reducedAccuracy")
   }
 
+  @Test("a UIKit app declares its purpose keys in its host's Info.plist; without them, declined")
+  func purposeKeysOfAUIKitApp() throws {
+    func answer(declaring info: InfoPlist) throws -> String? {
+      let world = TestWorld(
+        user: UserScript(answers: [.location: [.allowWhileUsing], .temporaryFullAccuracy: [.allow]]
+        ),
+        infoPlist: info, delegate: { PreciseAppDelegate() })
+      world.phone.setPreciseLocation(false)
+      try world.launchAndRun(until: 5)
+      world.onMainActor {
+        (world.applicationHost?.delegate as? PreciseAppDelegate)?.directions?.askForPrecision()
+      }
+      try world.run(until: 10)
+      return world.onMainActor {
+        (world.applicationHost?.delegate as? PreciseAppDelegate)?.directions?.notes.last
+      }
+    }
+    #expect(try answer(declaring: Self.info) == "answered, now fullAccuracy")
+    #expect(try answer(declaring: InfoPlist())?.hasPrefix("not asked: ") == true)
+  }
+
   @Test("the async form returns after the answer; its wait is pending work until then")
   func temporaryFullAccuracyAsync() throws {
     let (world, feature) = try Self.world(answers: [.dontAllow])

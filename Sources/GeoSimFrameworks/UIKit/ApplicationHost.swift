@@ -48,17 +48,27 @@ public final class ApplicationHost: SimulatedApp, AppScreen {
   /// The map on screen: the one the app created last.
   private(set) var screenMap: MKMapView?
 
-  /// A host whose app delegate `makeDelegate` creates at launch, on the main actor.
-  public init(_ makeDelegate: @escaping @MainActor () -> any UIApplicationDelegate) {
+  /// The entries of the app's Info.plist the phone reads (the purpose keys of
+  /// `requestTemporaryFullAccuracyAuthorization(withPurposeKey:)`); none by default.
+  public let infoPlist: InfoPlist
+
+  /// A host whose app delegate `makeDelegate` creates at launch, on the main actor, for an app
+  /// whose bundle declares `infoPlist`.
+  public init(
+    infoPlist: InfoPlist = InfoPlist(),
+    _ makeDelegate: @escaping @MainActor () -> any UIApplicationDelegate
+  ) {
+    self.infoPlist = infoPlist
     self.makeDelegate = makeDelegate
   }
 
   /// The launch factory for ``Device/Phone/install(_:)`` or an app catalog: a new host, and so
   /// a new delegate, at every launch.
   public static func factory(
+    infoPlist: InfoPlist = InfoPlist(),
     _ makeDelegate: @escaping @MainActor () -> any UIApplicationDelegate
   ) -> () -> any SimulatedApp {
-    { ApplicationHost(makeDelegate) }
+    { ApplicationHost(infoPlist: infoPlist, makeDelegate) }
   }
 
   // MARK: The phone's lifecycle

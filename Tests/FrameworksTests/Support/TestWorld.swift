@@ -75,16 +75,16 @@ final class TestWorld {
     }
   }
 
-  /// The same world running a UIKit app: `makeDelegate` creates its app delegate at each
-  /// launch, as `UIApplicationMain` does.
+  /// The same world running a UIKit app whose bundle declares `infoPlist`: `makeDelegate`
+  /// creates its app delegate at each launch, as `UIApplicationMain` does.
   convenience init(
     seed: UInt64 = 1, parameters: PhoneParameters = TestWorld.certain,
-    user: UserScript = UserScript(),
+    user: UserScript = UserScript(), infoPlist: InfoPlist = InfoPlist(),
     truth: @escaping (SimTime) -> Coordinate? = TestWorld.standing,
     delegate makeDelegate: @escaping @MainActor @Sendable () -> any UIApplicationDelegate
   ) {
     self.init(seed: seed, parameters: parameters, user: user, truth: truth, host: nil) {
-      $0.install(ApplicationHost.factory(makeDelegate))
+      $0.install(ApplicationHost.factory(infoPlist: infoPlist, makeDelegate))
     }
   }
 
