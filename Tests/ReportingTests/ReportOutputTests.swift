@@ -246,6 +246,16 @@ private func rootElement(of text: String) -> Result<String, any Error> {
     }
   }
 
+  @Test("an SVG number of any finite size prints, instead of trapping past Int64")
+  func hugeSVGNumbersPrint() {
+    #expect(Markup.number(12) == "12")
+    #expect(Markup.number(1.5) == "1.5")
+    #expect(Markup.number(1e19) == "10000000000000000000")
+    #expect(Markup.number(-1e300).hasPrefix("-1000000000000000"))
+    #expect(!Markup.number(-1e300).contains("."))
+    #expect(Markup.number(.infinity) == "0")
+  }
+
   @Test func markdownBecomesEscapedHTML() {
     let html = MarkdownHTML.render(
       "## A <b>\n\nSome `x < y` and **bold**.\n\n| a | b \\| c |\n|---|---|\n| 1 | 2 |\n\n- one\n- two\n"

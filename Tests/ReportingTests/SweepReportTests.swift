@@ -54,6 +54,8 @@ import Testing
     guard case .object(var o) = SweepRun(index: 0, values: grid.values(at: 0), crash: "x").json
     else { throw SweepError("not an object") }
     o["verdict"] = .string(verdict.rawValue)
+    // A crash's reason comes with a crash verdict and with no other.
+    o["crash"] = verdict == .crash ? .string("x") : .null
     #expect(SweepRun(json: .object(o))?.verdict == verdict)
     o["verdict"] = .string(verdict.label)
     #expect(SweepRun(json: .object(o)) == nil)

@@ -365,6 +365,35 @@ private func weather(name: String, variant: String, expect: String = "pass") -> 
     #expect(twice.err.contains("is varied twice"))
   }
 
+  /// A shard's run with a member out of its range is refused, naming the member, instead of
+  /// trapping (1e19 crossings) or merging nonsense (999 of 2 detected, a passing crash).
+  @Test(arguments: [
+    (#""trueCrossings":\d+"#, #""trueCrossings":1e19"#, "runs[0].trueCrossings: expected a whole"),
+    (#""detected":\d+"#, #""detected":999"#, "runs[0].detected: expected a whole"),
+    (#""falseTriggers":\d+"#, #""falseTriggers":-1"#, "runs[0].falseTriggers: expected a whole"),
+    (#""index":\d+"#, #""index":0.5"#, "runs[0].index: expected a whole index"),
+    (#""latencies":\["#, #""latencies":[1e19,"#, "runs[0].latencies: expected seconds"),
+    (#""verdict":"[a-z]+""#, #""verdict":"bogus""#, "runs[0].verdict: expected one of"),
+    (#""crash":null"#, #""crash":"boom""#, "runs[0].crash: expected null for a"),
+    (#""searchErrors":\d+"#, #""searchErrors":3"#, "runs[0].searchErrors: expected a whole"),
+  ])
+  func mergeRefusesARunOutOfRange(pattern: String, damaged: String, message: String) throws {
+    let dir = try folder(["alarm.scenario.json": alarm])
+    let sweep = try geosim(
+      ["sweep", "alarm.scenario.json", "--vary", "seed=1", "--out", "s"], in: dir)
+    #expect(sweep.code == 0, "\(sweep.err)")
+    let file = dir.appendingPathComponent("s/sweep.json")
+    let text = try String(contentsOf: file, encoding: .utf8)
+    let runs = try #require(text.range(of: #""runs":["#))
+    let target = try #require(text[runs.upperBound...].firstRange(of: try Regex(pattern)))
+    try text.replacingCharacters(in: target, with: damaged)
+      .write(to: file, atomically: true, encoding: .utf8)
+    let merged = try geosim(["merge", "s", "--out", "m"], in: dir)
+    #expect(merged.code == 2, "\(merged.err)")
+    #expect(merged.err.contains("s/sweep.json:1:"), "\(merged.err)")
+    #expect(merged.err.contains(message), "\(merged.err)")
+  }
+
   @Test func mergeRefusesRunsThatAreNotPointsOfTheirGrid() throws {
     let dir = try folder(["alarm.scenario.json": alarm])
     let sweep = try geosim(

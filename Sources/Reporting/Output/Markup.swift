@@ -28,7 +28,10 @@ enum Markup {
   static func number(_ x: Double) -> String {
     guard x.isFinite else { return "0" }
     let rounded = (x * 100).rounded() / 100
-    if rounded == rounded.rounded() { return String(Int64(rounded)) }
+    if rounded == rounded.rounded() {
+      // Whole numbers print without decimals; past 1e15 they may not fit an Int64.
+      return abs(rounded) < 1e15 ? String(Int64(rounded)) : String(format: "%.0f", rounded)
+    }
     var text = String(format: "%.2f", rounded)
     while text.hasSuffix("0") { text.removeLast() }
     return text

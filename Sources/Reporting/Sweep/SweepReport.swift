@@ -74,28 +74,111 @@ public struct SweepRun: Sendable, Hashable {
     ])
   }
 
-  /// Reads a run back from ``json``.
+  /// Why a run read back from JSON is not one a sweep can have written: the member, if one
+  /// is to blame, and what was expected.
+  public struct Problem: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The run's member (`detected`), or `nil` for the run as a whole.
+    public let member: String?
+    /// What was expected.
+    public let message: String
+
+    /// "detected: expected a whole number of crossings from 0 to trueCrossings (2), found 999".
+    public var description: String { member.map { "\($0): \(message)" } ?? message }
+  }
+
+  /// Reads a run back from ``json``, or `nil` if it is not one a sweep can have written.
   public init?(json: JSONValue) {
-    guard case .object(let o) = json, case .number(let index)? = o["index"],
-      case .array(let values)? = o["values"], case .string(let verdictName)? = o["verdict"],
-      let verdict = ReplayResult.Verdict(rawValue: verdictName),
-      case .number(let trueCrossings)? = o["trueCrossings"],
-      case .number(let detected)? = o["detected"],
-      case .number(let falseTriggers)? = o["falseTriggers"],
-      case .array(let latencies)? = o["latencies"],
-      case .number(let searchRequests)? = o["searchRequests"],
-      case .number(let searchErrors)? = o["searchErrors"]
-    else { return nil }
-    self.index = Int(index)
+    guard let run = try? Self.reading(json) else { return nil }
+    self = run
+  }
+
+  /// Reads a run back from ``json``: every member present, of its type and in its range — a
+  /// whole index and counts from 0 (no more detected than true crossings, no more failed
+  /// than sent searches), finite latencies, a known verdict and a crash exactly when the
+  /// verdict is `crash`.
+  ///
+  /// - Throws: ``Problem`` naming the first member that is not so.
+  public static func reading(_ json: JSONValue) throws(Problem) -> SweepRun {
+    guard case .object(let o) = json else {
+      throw Problem(member: nil, message: "expected an object, found \(json.typeName)")
+    }
+    func count(_ key: String, atMost limit: Int = Int(Int32.max), _ what: String) throws(Problem)
+      -> Int
+    {
+      guard case .number(let n)? = o[key], n >= 0, n == n.rounded(), n <= Double(limit) else {
+        throw Problem(
+          member: key,
+          message: "expected \(what) from 0 to \(limit), found \(o[key]?.jsonText ?? "nothing")")
+      }
+      return Int(n)
+    }
+    let index = try count("index", "a whole index")
+    guard case .array(let values)? = o["values"] else {
+      throw Problem(member: "values", message: "expected the point's parameter values, an array")
+    }
+    guard case .string(let verdictName)? = o["verdict"],
+      let verdict = ReplayResult.Verdict(rawValue: verdictName)
+    else {
+      let names = ReplayResult.Verdict.allCases.map { "\"\($0.rawValue)\"" }
+      throw Problem(
+        member: "verdict",
+        message:
+          "expected one of \(names.joined(separator: ", ")), found \(o["verdict"]?.jsonText ?? "nothing")"
+      )
+    }
+    let crash: String?
+    switch o["crash"] {
+    case .string(let reason)?: crash = reason
+    case .null?: crash = nil
+    default: throw Problem(member: "crash", message: "expected the crash's reason or null")
+    }
+    guard (verdict == .crash) == (crash != nil) else {
+      throw Problem(
+        member: "crash",
+        message: verdict == .crash
+          ? "expected the reason of the crash its verdict names, found null"
+          : "expected null for a \"\(verdict.rawValue)\" run, found a crash")
+    }
+    let trueCrossings = try count("trueCrossings", "a whole number of true crossings")
+    let detected = try count(
+      "detected", atMost: trueCrossings, "a whole number of detected crossings")
+    let falseTriggers = try count("falseTriggers", "a whole number of false triggers")
+    guard case .array(let latencyValues)? = o["latencies"] else {
+      throw Problem(member: "latencies", message: "expected an array of seconds")
+    }
+    var latencies: [Double] = []
+    for value in latencyValues {
+      guard case .number(let seconds) = value, abs(seconds) <= 1e9 else {
+        throw Problem(
+          member: "latencies",
+          message: "expected seconds within ±1e9, found \(value.jsonText)")
+      }
+      latencies.append(seconds)
+    }
+    let searchRequests = try count("searchRequests", "a whole number of search requests")
+    let searchErrors = try count(
+      "searchErrors", atMost: searchRequests, "a whole number of failed searches")
+    return SweepRun(
+      index: index, values: values, verdict: verdict, crash: crash,
+      trueCrossings: trueCrossings, detected: detected, falseTriggers: falseTriggers,
+      latencies: latencies, searchRequests: searchRequests, searchErrors: searchErrors)
+  }
+
+  private init(
+    index: Int, values: [JSONValue], verdict: ReplayResult.Verdict, crash: String?,
+    trueCrossings: Int, detected: Int, falseTriggers: Int, latencies: [Double],
+    searchRequests: Int, searchErrors: Int
+  ) {
+    self.index = index
     self.values = values
     self.verdict = verdict
-    if case .string(let c)? = o["crash"] { crash = c } else { crash = nil }
-    self.trueCrossings = Int(trueCrossings)
-    self.detected = Int(detected)
-    self.falseTriggers = Int(falseTriggers)
-    self.latencies = latencies.compactMap { if case .number(let n) = $0 { n } else { nil } }
-    self.searchRequests = Int(searchRequests)
-    self.searchErrors = Int(searchErrors)
+    self.crash = crash
+    self.trueCrossings = trueCrossings
+    self.detected = detected
+    self.falseTriggers = falseTriggers
+    self.latencies = latencies
+    self.searchRequests = searchRequests
+    self.searchErrors = searchErrors
   }
 }
 

@@ -246,8 +246,16 @@ enum SweepCommand {
       base = b
       grid = thisGrid
       for (i, item) in list.enumerated() {
-        guard let run = SweepRun(json: item), (0..<thisGrid.count).contains(run.index),
-          run.values == thisGrid.values(at: run.index)
+        let run: SweepRun
+        do {
+          run = try SweepRun.reading(item)
+        } catch {
+          var at: JSONPath = ["runs", .index(i)]
+          if let member = error.member { at = at.appending(key: member) }
+          terminal.writeError("geosim merge: \(sweep.problem(at, error.message))\n")
+          return 2
+        }
+        guard (0..<thisGrid.count).contains(run.index), run.values == thisGrid.values(at: run.index)
         else {
           terminal.writeError(
             "geosim merge: \(sweep.problem(["runs", .index(i)], "a run that is not a point of its grid"))\n"
