@@ -7,7 +7,7 @@ import PackageDescription
 let package = Package(
   name: "CheckIn",
   dependencies: [
-    // In a project of your own: .package(url: "https://github.com/…/GeoSim.git", from: "…").
+    // In a project of your own, the same line with the path to your checkout of GeoSim.
     .package(name: "GeoSim", path: "../..")
   ],
   targets: [

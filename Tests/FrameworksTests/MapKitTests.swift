@@ -18,6 +18,18 @@ struct MapKitTests {
     return try world.phone.makeCurrent { try body(world) }
   }
 
+  /// A world with a full-screen map showing 1 km around Tokyo Station, made in that world.
+  func tokyoMap() -> (TestWorld, MKMapView) {
+    let world = TestWorld { NSObject() }
+    let map = world.phone.makeCurrent { () -> MKMapView in
+      let map = MKMapView(frame: CGRect(x: 0, y: 0, width: 390, height: 844))
+      map.region = MKCoordinateRegion(
+        center: Self.tokyo, latitudinalMeters: 1_000, longitudinalMeters: 1_000)
+      return map
+    }
+    return (world, map)
+  }
+
   func close(_ a: Double, _ b: Double, within tolerance: Double) -> Bool {
     abs(a - b) <= tolerance
   }
@@ -394,13 +406,7 @@ struct MapKitTests {
 
   @Test("a drag pans the map unless scrolling is off; zooming can be turned off too")
   func gestures() throws {
-    let world = TestWorld { NSObject() }
-    let map = world.phone.makeCurrent { () -> MKMapView in
-      let map = MKMapView(frame: CGRect(x: 0, y: 0, width: 390, height: 844))
-      map.region = MKCoordinateRegion(
-        center: Self.tokyo, latitudinalMeters: 1_000, longitudinalMeters: 1_000)
-      return map
-    }
+    let (world, map) = tokyoMap()
     #expect(map.isScrollEnabled && map.isZoomEnabled)
     map.isScrollEnabled = false
     try map.map.replay(
@@ -424,13 +430,7 @@ struct MapKitTests {
 
   @Test("the phone's map under an MKMapView shows its pins, and its recognizers hear the touches")
   func deviceMapRecognizers() throws {
-    let world = TestWorld { NSObject() }
-    let map = world.phone.makeCurrent { () -> MKMapView in
-      let map = MKMapView(frame: CGRect(x: 0, y: 0, width: 390, height: 844))
-      map.region = MKCoordinateRegion(
-        center: Self.tokyo, latitudinalMeters: 1_000, longitudinalMeters: 1_000)
-      return map
-    }
+    let (world, map) = tokyoMap()
     let phoneMap = map.deviceMap
     #expect(phoneMap.size == Size(width: 390, height: 844))
     map.addAnnotation(
