@@ -3,6 +3,7 @@
 
 setup:
 	@scripts/ensure-system-packages
+	@scripts/use-offline-swift-packages
 
 # The main job: replay every shipped scenario (release build) and write the results under
 # Reports/replay; exits non-zero when a scenario's verdict is not PASS or XFAIL.

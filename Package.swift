@@ -19,6 +19,12 @@ let package = Package(
     .library(name: "GeoSimFrameworks", targets: ["GeoSimFrameworks"]),
     .executable(name: "geosim", targets: ["geosim"]),
   ],
+  dependencies: [
+    // The command line: per-command help, completion scripts and a man page.
+    .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.5.0"),
+    // `swift package generate-documentation` for the DocC catalogs.
+    .package(url: "https://github.com/apple/swift-docc-plugin", from: "1.3.0"),
+  ],
   targets: [
     .systemLibrary(
       name: "CGEOS",
