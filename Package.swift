@@ -17,6 +17,7 @@ let package = Package(
     .library(name: "Reporting", targets: ["Reporting"]),
     .library(name: "GeoSimTesting", targets: ["GeoSimTesting"]),
     .library(name: "GeoSimFrameworks", targets: ["GeoSimFrameworks"]),
+    .library(name: "GeoSimCLI", targets: ["GeoSimCLI"]),
     .executable(name: "geosim", targets: ["geosim"]),
   ],
   dependencies: [
@@ -62,12 +63,14 @@ let package = Package(
     .target(
       name: "GeoSimTesting",
       dependencies: ["Device", "Geo", "JSON", "ReferenceAppCatalog", "Replay", "SimKernel"]),
-    .executableTarget(
-      name: "geosim",
+    .target(
+      name: "GeoSimCLI",
       dependencies: [
         "Cloud", "Device", "Geo", "GeoSimFrameworks", "JSON", "ReferenceAppCatalog", "Referee",
         "Replay", "Reporting", "SimKernel", "Traces",
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]),
+    .executableTarget(name: "geosim", dependencies: ["GeoSimCLI", "ReferenceAppCatalog"]),
     .testTarget(
       name: "GeoTests", dependencies: ["Geo", "JSON", "SimKernel"],
       resources: [.copy("Fixtures")]),
@@ -90,7 +93,8 @@ let package = Package(
       dependencies: ["GeoSimTesting", "Replay", "Device", "Geo", "JSON", "SimKernel", "Traces"],
       resources: [.copy("Fixtures")]),
     .testTarget(
-      name: "geosimTests", dependencies: ["geosim", "JSON", "ReferenceAppCatalog", "Replay"]),
+      name: "geosimTests",
+      dependencies: ["geosim", "GeoSimCLI", "JSON", "ReferenceAppCatalog", "Replay", "Reporting"]),
     .testTarget(name: "EndToEndTests", dependencies: ["GeoSimTesting"]),
     .testTarget(
       name: "ReportingTests",

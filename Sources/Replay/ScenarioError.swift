@@ -9,6 +9,8 @@ public struct ScenarioError: Error, Sendable, Hashable, CustomStringConvertible 
     /// A file path that leads outside the scenario's folder while such paths are not allowed
     /// (`Scenario(contentsOf:allowPathsOutsideFolder:)`).
     public static let pathOutsideFolder = Code(name: "pathOutsideFolder")
+    /// A scenario naming an app the catalog it is replayed with does not have.
+    public static let unknownApp = Code(name: "unknownApp")
     /// A scenario's `report.json` that cannot be read back (damaged, or not one GeoSim wrote).
     public static let invalidReport = Code(name: "invalidReport")
     /// The code's name.

@@ -143,7 +143,9 @@ public final class World {
 
     guard let entry = catalog.entry(scenario.app.name) else {
       let known = catalog.names.joined(separator: ", ")
-      throw fail("app.name", "no app called '\(scenario.app.name)' (known: \(known))")
+      throw ScenarioError(
+        file: file, path: "app.name", code: .unknownApp,
+        "no app called '\(scenario.app.name)' (known: \(known))")
     }
     if !entry.variants.isEmpty {
       guard let variant = scenario.app.variant, entry.variants.contains(variant) else {

@@ -1,7 +1,5 @@
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
+import GeoSimCLI
+import ReferenceAppCatalog
 
-exit(GeoSimTool.main(Array(CommandLine.arguments.dropFirst()), terminal: .standard))
+// `geosim` is the GeoSim tool with the five reference apps.
+GeoSimTool(name: "geosim", apps: .referenceApps).main()

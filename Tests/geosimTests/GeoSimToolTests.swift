@@ -1,6 +1,6 @@
 import Testing
 
-@testable import geosim
+@testable import GeoSimCLI
 
 @Suite struct GeoSimToolTests {
   @Test func helpListsTheCommands() {
@@ -17,21 +17,25 @@ import Testing
   }
 
   @Test(arguments: [
-    (["frobnicate"], "unknown command 'frobnicate'"),
-    (["--frobnicate"], "missing command"),
-    (["geodesic", "--fast"], "unknown option '--fast'"),
-    (["geodesic", "-p"], "option -p needs a value"),
-    (["geodesic", "-p", "x"], "-p needs a whole number"),
-    (["bench"], "missing suite"),
-    (["bench", "nope"], "unknown suite 'nope'"),
-    (["bench", "geo", "extra"], "unexpected argument 'extra'"),
-    ([], "missing command"),
+    (["frobnicate"], "Error: Unexpected argument 'frobnicate'"),
+    (["--frobnicate"], "Error: Unknown option '--frobnicate'"),
+    (["geodesic", "--fast"], "Error: Unknown option '--fast'"),
+    (["geodesic", "-p"], "Error: Missing value for '-p <prec>'"),
+    (["geodesic", "-p", "x"], "Error: The value 'x' is invalid for '-p <prec>'"),
+    (["geodesic", "-p", "11"], "Error: -p needs a whole number from 0 to 10, got 11"),
+    (["bench"], "Error: Missing expected argument '<suite>'"),
+    (
+      ["bench", "nope"],
+      "Error: unknown suite 'nope'; expected one of: geo, kernel, device, trace, map, cloud, "
+        + "replay, report"
+    ),
+    (["bench", "geo", "extra"], "Error: Unexpected argument 'extra'"),
+    ([], "Error: missing command"),
   ])
-  func usageErrorsPrintOneLineAndExitTwo(arguments: [String], fragment: String) {
+  func usageErrorsExitTwoNamingTheMistakeFirst(arguments: [String], message: String) {
     let result = run(arguments)
     #expect(result.code == 2)
-    #expect(result.err.contains(fragment))
-    #expect(result.err.filter { $0 == "\n" }.count == 1)
+    #expect(result.err.split(separator: "\n").first.map(String.init) == message, "\(result.err)")
     #expect(result.out.isEmpty)
   }
 

@@ -2,7 +2,7 @@ import Foundation
 import JSON
 import Testing
 
-@testable import geosim
+@testable import GeoSimCLI
 
 private let yamanote = URL(fileURLWithPath: #filePath)
   .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
@@ -128,6 +128,7 @@ private func names(_ out: String) -> [String] {
       #expect(result.err == "geosim query: E400005: limit is not a valid value.\n")
     }
     let skip = run(["query", yamanote, "--near", tokyo, "--skip", "-1"])
+    #expect(run(["query", yamanote, "--near", tokyo, "--skip=-1"]).err == skip.err)
     #expect(skip.code == 1 && skip.err == "geosim query: E400005: skip is not a valid value.\n")
     let point = run(["query", yamanote, "--near", "95,139"])
     #expect(point.code == 1 && point.err == "geosim query: E403006: Invalid GeoPoint value.\n")
@@ -137,57 +138,74 @@ private func names(_ out: String) -> [String] {
     #expect(op.code == 1 && op.err == "geosim query: E400004: where is invalid format.\n")
   }
 
-  @Test func badArgumentsPrintOneLineAndExit2() {
+  @Test func badArgumentsExit2NamingTheMistakeFirst() {
     let cases: [([String], String)] = [
-      (
-        ["query", yamanote],
-        "geosim query: expected exactly one of --near, --box and --rest, found 0\n"
-      ),
+      (["query", yamanote], "Error: expected exactly one of --near, --box and --rest, found 0"),
       (
         ["query", yamanote, "--near", tokyo, "--box", "1,2,3,4"],
-        "geosim query: expected exactly one of --near, --box and --rest, found 2\n"
+        "Error: expected exactly one of --near, --box and --rest, found 2"
       ),
-      (["query", "--near", tokyo], "geosim query: missing DATASET (see geosim --help)\n"),
+      (["query", "--near", tokyo], "Error: Missing expected argument '<dataset>'"),
       (
         ["query", yamanote, "--near", "35.6"],
-        "geosim query: --near '35.6': expected LAT,LON in decimal degrees\n"
+        "Error: --near '35.6': expected LAT,LON in decimal degrees"
       ),
       (
         ["query", yamanote, "--box", "1,2,3"],
-        "geosim query: --box '1,2,3': expected SWLAT,SWLON,NELAT,NELON in decimal degrees\n"
+        "Error: --box '1,2,3': expected SWLAT,SWLON,NELAT,NELON in decimal degrees"
       ),
       (
         ["query", yamanote, "--near", tokyo, "--within", "3 parsecs"],
-        "geosim query: --within '3 parsecs': expected a distance like 3km, 2mi or 0.01rad\n"
+        "Error: --within '3 parsecs': expected a distance like 3km, 2mi or 0.01rad"
       ),
-      (
-        ["query", yamanote, "--box", "1,2,3,4", "--within", "3km"],
-        "geosim query: --within needs --near\n"
-      ),
+      (["query", yamanote, "--box", "1,2,3,4", "--within", "3km"], "Error: --within needs --near"),
       (
         ["query", yamanote, "--near", tokyo, "--limit", "ten"],
-        "geosim query: --limit 'ten': expected an integer\n"
+        "Error: The value 'ten' is invalid for '--limit <limit>'"
       ),
       (
         ["query", yamanote, "--near", tokyo, "--backend", "btree"],
-        "geosim query: --backend 'btree': expected strtree, brute, sqlite or memory\n"
+        "Error: --backend 'btree': expected strtree, brute, sqlite or memory"
       ),
       (
-        ["query", yamanote, "--near", tokyo, "--frobnicate"],
-        "geosim query: unknown option '--frobnicate' (see geosim --help)\n"
+        ["query", yamanote, "--near", tokyo, "--frobnicate"], "Error: Unknown option '--frobnicate'"
       ),
       (
         ["query", yamanote, "--rest", "{\"geo\": [1,]}"],
-        "geosim query: --rest: invalid JSON: line 1, column 12: expected a value after ',' "
-          + "(trailing commas are not allowed), found ']'\n"
+        "Error: --rest: invalid JSON: line 1, column 12: expected a value after ',' "
+          + "(trailing commas are not allowed), found ']'"
+      ),
+      // An option is never taken for another option's value.
+      (
+        ["query", yamanote, "--near", "--json"],
+        "Error: --near needs a value, not the option '--json'"
+      ),
+      (
+        ["query", yamanote, "--near", tokyo, "--limit", "--json"],
+        "Error: The value '--json' is invalid for '--limit <limit>'"
       ),
     ]
     for (arguments, message) in cases {
       let result = run(arguments)
       #expect(result.code == 2, "\(arguments)")
       #expect(result.out == "")
-      #expect(result.err == message)
+      #expect(result.err.split(separator: "\n").first.map(String.init) == message)
+      #expect(result.err.contains("See 'geosim query --help'"))
     }
+  }
+
+  @Test func aSouthernOrWesternPointIsAValueNotAnOption() {
+    let result = run(["query", yamanote, "--near", "-33.87,151.21", "--limit", "1"])
+    #expect(result.code == 0)
+    #expect(result.out.hasPrefix("count: 30, returned: 1\n"))
+    #expect(run(["query", yamanote, "--near=-33.87,151.21", "--limit=1"]).out == result.out)
+  }
+
+  @Test func theDatasetCanComeFromStandardInput() throws {
+    let text = try String(contentsOfFile: yamanote, encoding: .utf8)
+    let piped = run(["query", "-", "--near", tokyo, "--within", "3km"], input: [text])
+    #expect(piped.code == 0)
+    #expect(piped.out == run(["query", yamanote, "--near", tokyo, "--within", "3km"]).out)
   }
 
   @Test func aBadDatasetNamesTheFileLineColumnAndWhatWasExpected() throws {
@@ -258,8 +276,10 @@ private func names(_ out: String) -> [String] {
   }
 
   @Test func helpDescribesTheQueryCommand() {
-    let result = run(["--help"])
-    #expect(result.out.contains("geosim query DATASET --near LAT,LON [--within D] [options]"))
-    #expect(result.out.contains("Exit 1 for an NCMB error"))
+    let result = run(["query", "--help"])
+    #expect(result.code == 0)
+    #expect(result.out.contains("geosim query <dataset> --near <lat,lon> [--within <distance>]"))
+    #expect(result.out.contains("Exit 1 for an error the NCMB service itself"))
+    #expect(run(["help", "query"]).out == result.out)
   }
 }

@@ -4,7 +4,7 @@ import ReferenceAppCatalog
 import Replay
 import Testing
 
-@testable import geosim
+@testable import GeoSimCLI
 
 /// The built `geosim` binary, beside the test bundle.
 private let geosimBinary: URL = {
@@ -15,7 +15,7 @@ private let geosimBinary: URL = {
 }()
 
 /// Runs the built binary and captures its exit code and both streams.
-private func geosim(_ arguments: [String], in directory: URL) throws -> (
+private func geosim(_ arguments: [String], in directory: URL, input: String? = nil) throws -> (
   code: Int32, out: String, err: String
 ) {
   let process = Process()
@@ -26,7 +26,11 @@ private func geosim(_ arguments: [String], in directory: URL) throws -> (
   let err = Pipe()
   process.standardOutput = out
   process.standardError = err
+  let stdin = Pipe()
+  process.standardInput = stdin
   try process.run()
+  stdin.fileHandleForWriting.write(Data((input ?? "").utf8))
+  try stdin.fileHandleForWriting.close()
   // Read both before waiting: a full pipe would block the child.
   nonisolated(unsafe) var errData = Data()
   let reader = Thread { errData = err.fileHandleForReading.readDataToEndOfFile() }
@@ -95,6 +99,26 @@ private func weather(name: String, variant: String, expect: String = "pass") -> 
       return
     }
     #expect(results.count == 2)
+  }
+
+  @Test func aScenarioOnStandardInputReplaysLikeItsFile() throws {
+    let text = weather(name: "piped", variant: "corrected")
+    let dir = try folder(["a.scenario.json": text])
+    let piped = try geosim(["replay", "-", "--out", "piped"], in: dir, input: text)
+    #expect(piped.code == 0, "\(piped.err)")
+    #expect(piped.out.hasPrefix("PASS  piped (2/2)\n"))
+    let file = try geosim(["replay", "a.scenario.json", "--out", "file"], in: dir)
+    let events = ["piped", "file"].map {
+      try? Data(contentsOf: dir.appendingPathComponent("\($0)/piped/events.jsonl"))
+    }
+    #expect(events[0] != nil && events[0] == events[1], "\(file.err)")
+    let result = try String(
+      contentsOf: dir.appendingPathComponent("piped/piped/result.json"), encoding: .utf8)
+    #expect(result.contains(#""file":"<stdin>""#))
+    // The copy the workers read is gone; only the reports are left.
+    #expect(
+      !FileManager.default.fileExists(
+        atPath: dir.appendingPathComponent("piped/.standard-input.scenario.json").path))
   }
 
   @Test func aFailingScenarioExitsOne() throws {
@@ -228,7 +252,9 @@ private func weather(name: String, variant: String, expect: String = "pass") -> 
         ])))
     let file = scenario.appendingPathComponent("report.json").path
     do {
-      let entry = try ReplayCommand.entry(for: result, in: out, allowOutside: false)
+      let entry = try ReplayCommand.entry(
+        for: result, in: out, inputs: ScenarioInputs(files: [], standardInput: nil),
+        allowOutside: false)
       Issue.record("read a damaged report as \(entry.json.jsonText)")
     } catch {
       #expect(
@@ -252,7 +278,7 @@ private func weather(name: String, variant: String, expect: String = "pass") -> 
     let script = dir.appendingPathComponent("worker.sh")
     try """
     #!/bin/sh
-    out="$3"; shift 3
+    out="$3"; shift 4  # replay-worker --out DIR -- FILE...
     for f in "$@"; do
       case "$f" in
         */b.scenario.json)
@@ -347,13 +373,13 @@ private func weather(name: String, variant: String, expect: String = "pass") -> 
     let negative = try geosim(
       ["sweep", "alarm.scenario.json", "--vary", "app.configuration.radius=200,-5"], in: dir)
     #expect(negative.code == 2)
-    #expect(negative.err.hasPrefix("point 1 (app.configuration.radius=-5): "))
+    #expect(negative.err.hasPrefix("geosim sweep: point 1 (app.configuration.radius=-5): "))
     #expect(negative.err.contains("app.configuration.radius"))
     let nowhere = try geosim(
       ["sweep", "alarm.scenario.json", "--vary", "timeline[9].at=1"], in: dir)
     #expect(nowhere.code == 2)
     let spec = try geosim(["sweep", "alarm.scenario.json", "--vary", "radius"], in: dir)
-    #expect(spec.err == "geosim sweep: --vary 'radius': expected PATH=VALUE,VALUE,…\n")
+    #expect(spec.err.hasPrefix("Error: --vary 'radius': expected PATH=VALUE,VALUE,…\n"))
     for bad in ["3/2", "1/x/2", "0/2", "1/"] {
       let shard = try geosim(
         ["sweep", "alarm.scenario.json", "--vary", "seed=1", "--shard", bad], in: dir)

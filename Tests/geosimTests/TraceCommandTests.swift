@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import Traces
 
-@testable import geosim
+@testable import GeoSimCLI
 
 /// A fresh directory for one test's files.
 private func scratchDirectory() throws -> URL {
@@ -148,23 +148,35 @@ private let gpx = """
   }
 
   @Test(arguments: [
-    (["trace"], "missing action"),
-    (["trace", "frob"], "unknown action 'frob'"),
-    (["trace", "convert", "x.gpx"], "missing --to"),
+    (["trace"], "geosim trace: expected a subcommand"),
+    (["trace", "frob"], "Error: Unexpected argument 'frob'"),
+    (["trace", "convert", "x.gpx"], "Error: Missing expected argument '--to <to>'"),
     (
       ["trace", "convert", "x.gpx", "--to", "nmea"],
-      "--to 'nmea': expected one of gpx, geojson, csv"
+      "Error: The value 'nmea' is invalid for '--to <to>'. Please provide one of 'gpx', 'geojson' "
+        + "or 'csv'."
     ),
-    (["trace", "inspect"], "missing FILE"),
-    (["trace", "synth"], "expected exactly one of --waypoints and --from-file"),
-    (["trace", "synth", "--waypoints", "1,2;3,4", "--speed", "warp"], "speed 'warp'"),
-    (["trace", "synth", "--waypoints", "1,2;3,4", "--interval", "0"], "--interval '0'"),
+    (["trace", "inspect"], "Error: Missing expected argument '<file>'"),
+    (["trace", "synth"], "Error: expected exactly one of --waypoints and --from-file"),
+    (
+      ["trace", "synth", "--waypoints", "1,2;3,4", "--speed", "warp"],
+      "Error: --speed: speed 'warp': expected walk, run, bike, car, train or a positive number of "
+        + "m/s"
+    ),
+    (
+      ["trace", "synth", "--waypoints", "1,2;3,4", "--interval", "0"],
+      "Error: --interval: expected a number of seconds of at least 0.01"
+    ),
+    (
+      ["trace", "synth", "--waypoints", "1,2;3,4", "--out", "--to", "csv"],
+      "Error: Missing value for '--out <file>'"
+    ),
   ])
-  func usageErrorsPrintOneLineAndExitTwo(arguments: [String], fragment: String) {
+  func usageErrorsExitTwoNamingTheMistakeFirst(arguments: [String], message: String) {
     let result = run(arguments)
     #expect(result.code == 2)
-    #expect(result.err.contains(fragment), "\(result.err)")
-    #expect(result.err.filter { $0 == "\n" }.count == 1)
+    #expect(result.out.isEmpty)
+    #expect(result.err.split(separator: "\n").first.map(String.init) == message, "\(result.err)")
   }
 }
 

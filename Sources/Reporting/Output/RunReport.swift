@@ -410,8 +410,13 @@ enum MarkdownHTML {
 public enum ReportWriter {
   /// Writes `text` to `url`, creating its folder.
   public static func write(_ text: String, to url: URL) throws {
+    try write(Data(text.utf8), to: url)
+  }
+
+  /// Writes `data` to `url`, creating its folder.
+  public static func write(_ data: Data, to url: URL) throws {
     try FileManager.default.createDirectory(
       at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-    try Data(text.utf8).write(to: url, options: .atomic)
+    try data.write(to: url, options: .atomic)
   }
 }

@@ -1,26 +1,44 @@
+import ArgumentParser
 import Foundation
 import Geo
 
 /// `geosim geodesic`: GeographicLib's GeodSolve over standard input, line by line.
-enum GeodesicCommand {
-  static func run(_ args: inout Arguments, _ terminal: Terminal) throws -> Int32 {
-    let direct = args.flag("--direct")
-    var precision = 3
-    if let text = try args.option("-p") {
-      guard let value = Int(text), (0...10).contains(value) else {
-        throw UsageError("geosim geodesic: -p needs a whole number from 0 to 10, got '\(text)'")
-      }
-      precision = value
+struct GeodesicCommand: ToolCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "geodesic",
+    abstract: "WGS84 geodesic problems, like GeographicLib's GeodSolve.",
+    discussion: """
+      Reads lines "lat1 lon1 lat2 lon2" (decimal degrees) from standard input and prints \
+      "azi1 azi2 s12"; with --direct reads "lat1 lon1 azi1 s12" and prints "lat2 lon2 azi2". \
+      Angles in degrees (azimuths clockwise from north), distances in metres. A malformed line \
+      is reported on standard error with its line number, the other lines are still answered, \
+      and the exit code is 2.
+      """)
+
+  @Flag(help: "Solve the direct problem: from a point, an azimuth and a distance.")
+  var direct = false
+
+  @Option(
+    name: .customShort("p"), parsing: .unconditional,
+    help: ArgumentHelp(
+      "Decimals of metres (angles get PREC + 5), 0 to 10.", valueName: "prec"))
+  var precision = 3
+
+  func validate() throws {
+    guard (0...10).contains(precision) else {
+      throw ValidationError("-p needs a whole number from 0 to 10, got \(precision)")
     }
-    try args.finish()
+  }
+
+  func run(in tool: ToolContext) throws -> Int32 {
     var lineNumber = 0
     var failures = 0
-    while let line = terminal.readLine() {
+    while let line = tool.terminal.readLine() {
       lineNumber += 1
       do {
-        terminal.write(try answer(line, direct: direct, precision: precision) + "\n")
+        tool.terminal.write(try Self.answer(line, direct: direct, precision: precision) + "\n")
       } catch let error as LineError {
-        terminal.writeError("geosim geodesic: line \(lineNumber): \(error.message)\n")
+        tool.terminal.writeError("\(tool.name) geodesic: line \(lineNumber): \(error.message)\n")
         failures += 1
       }
     }

@@ -20,6 +20,9 @@ struct Bench {
   var minimumSampleTime: Duration = .milliseconds(20)
   /// Set by `--quick`: suites may shrink their inputs too.
   var quick = false
+  /// The tool the suites run in: its worker processes replay the shipped scenarios, so the
+  /// cases that start workers run only in a tool whose catalog has the reference apps.
+  var tool: ToolContext?
   private(set) var results: [BenchResult] = []
 
   /// Measures `body`, which must perform `iterations` operations (using the index to vary its

@@ -11,6 +11,8 @@ struct WorkerPool: Sendable {
   let out: URL
   let seed: UInt64?
   let allowOutside: Bool
+  /// Where the parent saved its standard input, for a scenario named `-`.
+  var standardInput: URL?
 
   /// How many last events a crash report keeps.
   static let crashContext = 20
@@ -22,7 +24,9 @@ struct WorkerPool: Sendable {
     var common = ["replay-worker", "--out", out.path]
     if let seed { common += ["--seed", String(seed)] }
     if allowOutside { common.append("--allow-outside-paths") }
-    let arguments = common
+    if let standardInput { common += ["--standard-input", standardInput.path] }
+    // Files after `--`: a scenario file whose name starts with a dash is not an option.
+    let arguments = common + ["--"]
     return try WorkerProcesses(executable: executable).run(
       count: scenarios.count, jobs: jobs,
       arguments: { units in arguments + units.map { scenarios[$0].file } },
@@ -52,8 +56,9 @@ struct WorkerPool: Sendable {
       ?? ""
     let lines = events.split(separator: "\n")
     var result: ReplayResult
-    if let loaded = try? Scenario(contentsOf: scenario.file, allowPathsOutsideFolder: allowOutside)
-    {
+    let inputs = ScenarioInputs(
+      files: [scenario.file], standardInput: standardInput.flatMap { try? Data(contentsOf: $0) })
+    if let loaded = try? inputs.scenario(scenario.file, allowOutside: allowOutside) {
       result = ReplayResult(scenario: loaded)
       if let seed { result.seed = seed }
     } else {
@@ -61,7 +66,7 @@ struct WorkerPool: Sendable {
         scenario: Scenario(
           name: scenario.name, start: Date(timeIntervalSince1970: 0), duration: 1,
           app: AppSelection(name: "")))
-      result.file = scenario.file
+      result.file = inputs.label(scenario.file)
     }
     result.crash = ReplayResult.Crash(
       reason: ending.reason, lastEvents: lines.suffix(Self.crashContext).map(String.init))

@@ -1,10 +1,11 @@
+import ArgumentParser
 import Foundation
 import Geo
 import JSON
 
 /// `geosim bench <suite> [--json]`: host-time benchmarks, each row compared with a baseline
 /// measured in the same run.
-enum BenchCommand {
+struct BenchCommand: ToolCommand {
   static let suites: [(name: String, run: @Sendable (inout Bench) throws -> Void)] = [
     ("geo", GeoBenchSuite.run),
     ("kernel", KernelBenchSuite.run),
@@ -18,27 +19,43 @@ enum BenchCommand {
 
   static var suiteNames: [String] { suites.map(\.name) }
 
-  static func run(_ args: inout Arguments, _ terminal: Terminal) throws -> Int32 {
-    let json = args.flag("--json")
-    let quick = args.flag("--quick")
-    guard let name = args.positional() else {
-      throw UsageError(
-        "geosim bench: missing suite; expected one of: \(suiteNames.joined(separator: ", "))")
+  static let configuration = CommandConfiguration(
+    commandName: "bench",
+    abstract: "Run a benchmark suite and print its table (or JSON).",
+    discussion: """
+      Host-time benchmarks of GeoSim itself, each row with its median, p90 and the ratio to a \
+      baseline measured in the same run. Build with -c release.
+      """)
+
+  @Argument(
+    help: ArgumentHelp("The suite: \(Self.suiteNames.joined(separator: ", ")).", valueName: "suite")
+  )
+  var suite: String
+
+  @Flag(help: "Print the rows as JSON.")
+  var json = false
+
+  @Flag(help: "Three short samples a case (to check that the suites run, not to measure).")
+  var quick = false
+
+  func validate() throws {
+    guard Self.suiteNames.contains(suite) else {
+      throw ValidationError(
+        "unknown suite '\(suite)'; expected one of: \(Self.suiteNames.joined(separator: ", "))")
     }
-    try args.finish()
-    guard let suite = suites.first(where: { $0.name == name }) else {
-      throw UsageError(
-        "geosim bench: unknown suite '\(name)'; expected one of: \(suiteNames.joined(separator: ", "))"
-      )
-    }
+  }
+
+  func run(in tool: ToolContext) throws -> Int32 {
+    guard let entry = Self.suites.first(where: { $0.name == suite }) else { return 2 }
     var bench = Bench()
+    bench.tool = tool
     if quick {
       bench.samples = 3
       bench.minimumSampleTime = .milliseconds(1)
       bench.quick = true
     }
-    try suite.run(&bench)
-    terminal.write(json ? jsonText(bench.results) : table(bench.results))
+    try entry.run(&bench)
+    tool.terminal.write(json ? Self.jsonText(bench.results) : Self.table(bench.results))
     return 0
   }
 

@@ -18,17 +18,22 @@ struct JSONFile {
 
   /// Reads and parses the file at `path`.
   init(_ path: String) throws(Problem) {
-    self.path = path
     let data: Data
     do {
       data = try Data(contentsOf: URL(fileURLWithPath: path))
     } catch {
       throw Problem(description: "\(path): cannot be read: \(error.localizedDescription)")
     }
+    try self.init(data: data, name: path)
+  }
+
+  /// Parses `data`, naming it `name` in problems (standard input's scenario).
+  init(data: Data, name: String) throws(Problem) {
+    path = name
     do {
       document = try JSONDocument(parsing: data)
     } catch {
-      throw Problem(description: error.message(in: path))
+      throw Problem(description: error.message(in: name))
     }
   }
 

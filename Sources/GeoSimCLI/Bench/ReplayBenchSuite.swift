@@ -46,11 +46,14 @@ enum ReplayBenchSuite {
       blackHole(run?.result.passed ?? false)
     }
 
+    // The shipped scenarios, in a tool whose workers can replay them.
     let folder = "Scenarios"
-    guard FileManager.default.fileExists(atPath: folder) else { return }
-    var arguments = Arguments([folder], command: "geosim bench replay")
-    let files = try ReplayCommand.scenarioFiles(&arguments)
-    let scenarios = try files.map { try Scenario(contentsOf: $0) }
+    guard FileManager.default.fileExists(atPath: folder), let tool = bench.tool,
+      Set(AppCatalog.referenceApps.names).isSubset(of: tool.apps.names)
+    else { return }
+    let quiet = tool.quiet
+    let inputs = try ScenarioInputs([folder], tool: quiet)
+    let scenarios = try inputs.files.map { try Scenario(contentsOf: $0) }
     bench.samples = 5
     bench.measure("scenarios-folder.in-process", maximumIterations: 1) { _ in
       var healthy = 0
@@ -63,13 +66,11 @@ enum ReplayBenchSuite {
     let out = FileManager.default.temporaryDirectory.appendingPathComponent(
       "geosim-bench-replay-\(ProcessInfo.processInfo.processIdentifier)")
     defer { try? FileManager.default.removeItem(at: out) }
-    var quiet = Terminal(readLine: { nil }, write: { _ in }, writeError: { _ in })
-    quiet.errorIsTerminal = false
+    let replay = try ReplayCommand.parse([folder, "--out", out.path])
     bench.measure(
       "scenarios-folder.workers", baseline: "scenarios-folder.in-process", maximumIterations: 1
     ) { _ in
-      var args = Arguments([folder, "--out", out.path], command: "geosim replay")
-      blackHole((try? ReplayCommand.replay(&args, quiet)) ?? -1)
+      blackHole((try? replay.run(in: quiet)) ?? -1)
     }
     bench.record("scenarios-folder.count", unit: "scenarios", value: Double(scenarios.count))
   }

@@ -80,20 +80,21 @@ enum ReportBenchSuite {
     let out = FileManager.default.temporaryDirectory.appendingPathComponent(
       "geosim-bench-sweep-\(ProcessInfo.processInfo.processIdentifier)")
     defer { try? FileManager.default.removeItem(at: out) }
-    var quiet = Terminal(readLine: { nil }, write: { _ in }, writeError: { _ in })
-    quiet.errorIsTerminal = false
+    guard let tool = bench.tool,
+      Set(AppCatalog.referenceApps.names).isSubset(of: tool.apps.names)
+    else { return }
+    let quiet = tool.quiet
+    let sweep = try SweepCommand.parse([
+      base, "--out", out.path,
+      "--vary", "app.configuration.radius,expectations[0].region.radius=100,200,300,400,500",
+      "--vary", "trace.speed=car,train", "--vary", "seed=1..100",
+    ])
     bench.samples = 3
     bench.measure(
       "sweep.arrival-alarm-1000", baseline: "sweep.one-run.in-process", maximumIterations: 1,
       unitsPerOperation: 1_000, unit: "ns/run"
     ) { _ in
-      var args = Arguments(
-        [
-          base, "--out", out.path,
-          "--vary", "app.configuration.radius,expectations[0].region.radius=100,200,300,400,500",
-          "--vary", "trace.speed=car,train", "--vary", "seed=1..100",
-        ], command: "geosim sweep")
-      blackHole((try? SweepCommand.run(&args, quiet)) ?? -1)
+      blackHole((try? sweep.run(in: quiet)) ?? -1)
     }
   }
 }

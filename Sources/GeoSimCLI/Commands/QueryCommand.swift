@@ -1,3 +1,4 @@
+import ArgumentParser
 import Cloud
 import Foundation
 import Geo
@@ -9,62 +10,98 @@ import JSON
 /// `--class` and `--field` say otherwise) and one query runs against it. Exit codes: 0 for an
 /// answer (even an empty one); 1 for an error the NCMB service itself would return, printed as
 /// its code and message; 2 for a dataset that cannot be read or for arguments that do not parse.
-enum QueryCommand {
-  static let usage = """
-    geosim query DATASET --near LAT,LON [--within D] [options]
-    geosim query DATASET --box SWLAT,SWLON,NELAT,NELON [options]
-    geosim query DATASET --rest JSON [options]
-      runs one NCMB geo query on the stations in DATASET (a JSON array of {name, latitude,
-      longitude, ...} or a CSV file with name, latitude and longitude columns, by extension).
-      --near: nearest first, optionally within D (3km, 2mi or 0.01rad); --box: inside the box
-      between the south-west and north-east corners, newest first; --rest: a REST request
-      ({"where":...,"limit":...}) or just its where clause, as the datastore logs them.
-      options: --limit N (default 100, NCMB allows 1...1000), --skip N, --field F (GeoPoint
-      field, default geo), --class C (default Station), --backend strtree|brute|sqlite|memory,
-      --json. Prints "count: N, returned: M", then one tab-separated line per object: objectId,
-      name, latitude, longitude and, for near queries, the distance in km. --json prints
-      {"count":N,"results":[{"objectId","name","latitude","longitude","distanceKilometers"}]}
-      (distanceKilometers only for near queries).
-      Exit 1 for an NCMB error ("geosim query: E400005: limit is not a valid value."); exit 2
-      for a dataset that cannot be read ("geosim query: FILE:LINE:COLUMN: what was expected")
-      or arguments that do not parse.
-
-    """
-
-  /// A dataset that cannot be read: printed as one line, exit code 2.
-  struct DatasetError: Error {
-    let message: String
+struct QueryCommand: ToolCommand {
+  static var configuration: CommandConfiguration {
+    let name = ToolIdentity.current.name
+    return CommandConfiguration(
+      commandName: "query",
+      abstract: "Run an NCMB geo query (near, box or REST) on a station dataset.",
+      usage: """
+        \(name) query <dataset> --near <lat,lon> [--within <distance>] [<options>]
+        \(name) query <dataset> --box <swlat,swlon,nelat,nelon> [<options>]
+        \(name) query <dataset> --rest <json> [<options>]
+        """,
+      discussion: """
+        Runs one NCMB geo query on the stations in the dataset (a JSON array of {name, latitude, \
+        longitude, ...} or a CSV file with name, latitude and longitude columns). --near: nearest \
+        first, optionally within a distance; --box: inside the box between the south-west and \
+        north-east corners; --rest: a REST request ({"where":...,"limit":...}) or just its where \
+        clause, as the datastore logs them. Prints "count: N, returned: M", then one \
+        tab-separated line per object: objectId, name, latitude, longitude and, for near \
+        queries, the distance in km; --json prints {"count":N,"results":[{"objectId","name",\
+        "latitude","longitude","distanceKilometers"}]}. Exit 1 for an error the NCMB service itself \
+        would return ("E400005: limit is not a valid value."); exit 2 for a dataset that cannot \
+        be read (FILE:LINE:COLUMN: what was expected) or arguments that do not parse.
+        """)
   }
 
-  static func run(_ args: inout Arguments, _ terminal: Terminal) throws -> Int32 {
-    let json = args.flag("--json")
-    let near = try args.option("--near")
-    let within = try args.option("--within")
-    let box = try args.option("--box")
-    let rest = try args.option("--rest")
-    let limit = try integer(try args.option("--limit"), option: "--limit")
-    let skip = try integer(try args.option("--skip"), option: "--skip")
-    let field = try args.option("--field") ?? "geo"
-    let className = try args.option("--class") ?? "Station"
-    let backend = try backendKind(try args.option("--backend") ?? "strtree")
-    guard let path = args.positional() else {
-      throw UsageError("geosim query: missing DATASET (see geosim --help)")
-    }
-    try args.finish()
+  @Argument(
+    help: ArgumentHelp(
+      "The stations: a JSON or CSV file (by extension), or - for JSON on standard input.",
+      valueName: "dataset"))
+  var dataset: String
+
+  // Unconditional, so that a southern or western coordinate (-33.87,151.21) is a value; a
+  // value that is an option is refused in validate().
+  @Option(
+    parsing: .unconditional,
+    help: ArgumentHelp("Nearest first, from this point.", valueName: "lat,lon"))
+  var near: String?
+
+  @Option(
+    help: ArgumentHelp("With --near: only within 3km, 2mi or 0.01rad.", valueName: "distance"))
+  var within: String?
+
+  @Option(
+    parsing: .unconditional,
+    help: ArgumentHelp("Inside this box, newest first.", valueName: "swlat,swlon,nelat,nelon"))
+  var box: String?
+
+  @Option(help: ArgumentHelp("A REST request or its where clause.", valueName: "json"))
+  var rest: String?
+
+  @Option(
+    parsing: .unconditional,
+    help: "At most this many objects (default 100, NCMB allows 1...1000).")
+  var limit: Int?
+
+  @Option(parsing: .unconditional, help: "Skip this many objects first.")
+  var skip: Int?
+
+  @Option(help: "The GeoPoint field.")
+  var field = "geo"
+
+  @Option(name: .customLong("class"), help: "The class the stations are stored in.")
+  var className = "Station"
+
+  @Option(help: "The spatial backend: strtree, brute, sqlite or memory.")
+  var backend = "strtree"
+
+  @Flag(help: "Print the answer as JSON.")
+  var json = false
+
+  func validate() throws {
     let shapes = [near, box, rest].compactMap { $0 }
     guard shapes.count == 1 else {
-      throw UsageError(
-        "geosim query: expected exactly one of --near, --box and --rest, found \(shapes.count)")
+      throw ValidationError(
+        "expected exactly one of --near, --box and --rest, found \(shapes.count)")
     }
-    if within != nil && near == nil {
-      throw UsageError("geosim query: --within needs --near")
+    if within != nil && near == nil { throw ValidationError("--within needs --near") }
+    for (option, value) in [("--near", near), ("--box", box)] {
+      if let value, value.hasPrefix("-"), !(value.dropFirst().first?.isNumber ?? false) {
+        throw ValidationError("\(option) needs a value, not the option '\(value)'")
+      }
     }
+    _ = try Self.backendKind(backend)
+  }
+
+  func run(in tool: ToolContext) throws -> Int32 {
     do {
       var query: DatastoreQuery
       if let near {
         query = DatastoreQuery.getQuery(className: className)
-        let point = try geoPoint(near, option: "--near", count: 2)[0]
-        switch try distance(within) {
+        let point = try Self.geoPoint(near, option: "--near", count: 2)[0]
+        switch try Self.distance(within) {
         case nil: query.where(field: field, nearGeoPoint: point)
         case .kilometers(let km)?:
           query.where(field: field, nearGeoPoint: point, withinKilometers: km)
@@ -73,38 +110,37 @@ enum QueryCommand {
         }
       } else if let box {
         query = DatastoreQuery.getQuery(className: className)
-        let corners = try geoPoint(box, option: "--box", count: 4)
+        let corners = try Self.geoPoint(box, option: "--box", count: 4)
         query.where(field: field, withinGeoBoxFromSouthwest: corners[0], toNortheast: corners[1])
       } else {
-        query = try DatastoreQuery(className: className, restJSON: try request(rest!))
+        query = try DatastoreQuery(className: className, restJSON: try Self.request(rest ?? ""))
       }
       if let limit { query.limit = limit }
       if let skip { query.skip = skip }
 
-      let datastore = GeoDatastore(seed: 0, backend: backend)
-      try load(path, into: datastore, className: className, field: field)
+      let datastore = GeoDatastore(seed: 0, backend: try Self.backendKind(backend))
+      try Self.load(dataset, into: datastore, className: className, field: field, tool)
       let result = try datastore.find(query)
-      terminal.write(
-        json ? jsonReport(result, query, field: field) : plainReport(result, query, field: field))
+      tool.terminal.write(
+        json
+          ? Self.jsonReport(result, query, field: field)
+          : Self.plainReport(result, query, field: field))
       return 0
     } catch let error as DatasetError {
-      terminal.writeError("geosim query: \(error.message)\n")
+      tool.terminal.writeError("\(tool.name) query: \(error.message)\n")
       return 2
     } catch let error as NCMBError {
-      terminal.writeError("geosim query: \(error.code): \(error.message)\n")
+      tool.terminal.writeError("\(tool.name) query: \(error.code): \(error.message)\n")
       return 1
     }
   }
 
-  // MARK: Arguments
-
-  private static func integer(_ text: String?, option: String) throws -> Int? {
-    guard let text else { return nil }
-    guard let value = Int(text) else {
-      throw UsageError("geosim query: \(option) '\(text)': expected an integer")
-    }
-    return value
+  /// A dataset that cannot be read: printed as one line, exit code 2.
+  struct DatasetError: Error {
+    let message: String
   }
+
+  // MARK: Arguments
 
   private static func backendKind(_ name: String) throws -> SpatialBackendKind {
     switch name {
@@ -113,8 +149,7 @@ enum QueryCommand {
     case "sqlite": return .sqlite(directory: nil)
     case "memory", "inMemory": return .inMemory
     default:
-      throw UsageError(
-        "geosim query: --backend '\(name)': expected strtree, brute, sqlite or memory")
+      throw ValidationError("--backend '\(name)': expected strtree, brute, sqlite or memory")
     }
   }
 
@@ -125,8 +160,7 @@ enum QueryCommand {
     let numbers = parts.compactMap { Double($0.trimmingCharacters(in: .whitespaces)) }
     guard parts.count == count, numbers.count == count, numbers.allSatisfy(\.isFinite) else {
       let shape = count == 2 ? "LAT,LON" : "SWLAT,SWLON,NELAT,NELON"
-      throw UsageError(
-        "geosim query: \(option) '\(text)': expected \(shape) in decimal degrees")
+      throw UsageError("\(option) '\(text)': expected \(shape) in decimal degrees")
     }
     var points: [GeoPoint] = []
     for i in stride(from: 0, to: count, by: 2) {
@@ -147,8 +181,7 @@ enum QueryCommand {
         return make(value)
       }
     }
-    throw UsageError(
-      "geosim query: --within '\(text)': expected a distance like 3km, 2mi or 0.01rad")
+    throw UsageError("--within '\(text)': expected a distance like 3km, 2mi or 0.01rad")
   }
 
   /// The REST request in `text`: `{"where":…,…}` as it is, or a bare where clause wrapped in
@@ -158,7 +191,7 @@ enum QueryCommand {
     do {
       document = try JSONDocument(parsing: text)
     } catch {
-      throw UsageError("geosim query: --rest: \(error)")
+      throw UsageError("--rest: \(error)")
     }
     if case .object(let members) = document.root, members["where"] != nil {
       return document.root
@@ -169,11 +202,14 @@ enum QueryCommand {
   // MARK: Dataset
 
   private static func load(
-    _ path: String, into datastore: GeoDatastore, className: String, field: String
+    _ file: String, into datastore: GeoDatastore, className: String, field: String,
+    _ tool: ToolContext
   ) throws {
+    let path = file == "-" ? "<stdin>" : file
     let data: Data
     do {
-      data = try Data(contentsOf: URL(fileURLWithPath: path))
+      data =
+        file == "-" ? tool.terminal.readAll() : try Data(contentsOf: URL(fileURLWithPath: path))
     } catch {
       throw DatasetError(message: "\(path): cannot be read: \(error.localizedDescription)")
     }

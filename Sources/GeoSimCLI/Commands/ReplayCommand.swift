@@ -1,0 +1,239 @@
+import ArgumentParser
+import Foundation
+import JSON
+import Replay
+import Reporting
+import SimKernel
+
+/// The options `replay`, `validate` and the replay worker share.
+struct ScenarioOptions: ParsableArguments {
+  @Argument(
+    help: ArgumentHelp(
+      "Scenario files, folders (every *.scenario.json inside, recursively) or - (one scenario "
+        + "from standard input; its paths are relative to the current folder).",
+      valueName: "scenario-or-folder"))
+  var paths: [String] = []
+
+  @Flag(help: "Allow scenario paths (traces, datasets, gazetteers) outside the scenario's folder.")
+  var allowOutsidePaths = false
+}
+
+/// `geosim validate`: scenarios read and their worlds assembled, nothing run.
+struct ValidateCommand: ToolCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "validate",
+    abstract: "Check scenarios without running them.",
+    discussion: """
+      Reads each scenario and assembles its world without running it; prints "ok <file>" or \
+      the error (file:line:column: path: what was expected). Exit code 0 or 2.
+      """)
+
+  @OptionGroup var scenarios: ScenarioOptions
+
+  func run(in tool: ToolContext) throws -> Int32 {
+    let inputs = try ScenarioInputs(scenarios.paths, tool: tool)
+    let checked = ReplayCommand.check(
+      inputs, catalog: tool.apps, allowOutside: scenarios.allowOutsidePaths)
+    for scenario in checked.valid { tool.terminal.write("ok \(inputs.label(scenario.file))\n") }
+    for (_, error) in checked.invalid {
+      tool.terminal.writeError(ToolMessages.describe(error, tool: tool) + "\n")
+    }
+    return checked.invalid.isEmpty ? 0 : 2
+  }
+}
+
+/// `geosim replay`: scenario documents in, judged replays and their reports out.
+///
+/// Each scenario runs in a worker process (`replay-worker`), a batch of scenarios per worker
+/// and as many workers as cores, so that an app model that traps ends only its own scenario:
+/// the parent reports it as a crash with the last events before it and starts a new worker for
+/// the rest of the batch.
+struct ReplayCommand: ToolCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "replay",
+    abstract: "Replay scenarios and judge their expectations.",
+    discussion: """
+      Replays each scenario, several at once in worker processes, and prints one line per \
+      scenario: PASS, FAIL, CRASH, XFAIL (a scenario marked "expect": "fail" that failed, as it \
+      should) or XPASS (one that did not). Writes <out>/<name>/events.jsonl, result.json, \
+      report.json, report.md and its SVG figures, and <out>/results.json, report.json, \
+      report.md, junit.xml and index.html. Exit code 0 when every verdict is PASS or XFAIL, 1 \
+      otherwise, 2 when a scenario cannot be read or assembled (nothing is replayed then).
+      """)
+
+  @OptionGroup var scenarios: ScenarioOptions
+
+  @Option(parsing: .unconditional, help: "Replay every scenario with this seed instead of its own.")
+  var seed: UInt64?
+
+  @Option(help: ArgumentHelp("The folder the reports are written to.", valueName: "dir"))
+  var out = "Reports/replay"
+
+  @Option(help: "How results are printed: text (a line per scenario) or json.")
+  var format: OutputFormat = .text
+
+  @Option(
+    parsing: .unconditional,
+    help: ArgumentHelp("Worker processes at once (default: one per core).", valueName: "n"))
+  var jobs: Int?
+
+  enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
+    case text, json
+  }
+
+  func validate() throws {
+    if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1, got \(jobs)") }
+  }
+
+  /// Reads every scenario and assembles its world without running it; names must be unique.
+  static func check(_ inputs: ScenarioInputs, catalog: AppCatalog, allowOutside: Bool) -> (
+    valid: [(file: String, name: String)], invalid: [(file: String, error: any Error)]
+  ) {
+    let resources = ReplayResources()
+    var valid: [(file: String, name: String)] = []
+    var invalid: [(file: String, error: any Error)] = []
+    var names: [String: String] = [:]
+    for file in inputs.files {
+      do {
+        let scenario = try inputs.scenario(file, allowOutside: allowOutside)
+        _ = try World(scenario: scenario, catalog: catalog, resources: resources)
+        // Case-insensitively: the names become folders, and some file systems fold case.
+        let key = scenario.name.lowercased()
+        if let other = names[key] {
+          throw ScenarioError(
+            file: inputs.label(file), path: "name",
+            "the name '\(scenario.name)' is also used by \(other)")
+        }
+        names[key] = inputs.label(file)
+        valid.append((file, scenario.name))
+      } catch {
+        invalid.append((file, error))
+      }
+    }
+    return (valid, invalid)
+  }
+
+  func run(in tool: ToolContext) throws -> Int32 {
+    let inputs = try ScenarioInputs(scenarios.paths, tool: tool)
+    let allowOutside = scenarios.allowOutsidePaths
+    let outURL = URL(fileURLWithPath: out, isDirectory: true)
+    try inputs.refuseOutputFolder(outURL)
+    // Everything is read and assembled before anything runs: bad input replays nothing.
+    let checked = Self.check(inputs, catalog: tool.apps, allowOutside: allowOutside)
+    for (_, error) in checked.invalid {
+      tool.terminal.writeError(ToolMessages.describe(error, tool: tool) + "\n")
+    }
+    // A previous run's pages must not sit beside this run's looking current.
+    for file in ReportFiles.runFiles {
+      try? FileManager.default.removeItem(at: outURL.appendingPathComponent(file))
+    }
+    if !checked.invalid.isEmpty {
+      // Nothing runs; the run's report lists what could not be read, and only that.
+      let reports = checked.invalid.map { file, error in
+        ScenarioReport(
+          invalid: inputs.label(file),
+          name: URL(fileURLWithPath: inputs.label(file)).lastPathComponent,
+          error: "\(error)")
+      }
+      try ReportFiles.writeRun(
+        reports.map { RunReport.Entry(report: $0, figures: []) }, to: outURL)
+      return 2
+    }
+
+    // A worker cannot read this process's standard input: it gets a copy.
+    let standardInputCopy = try inputs.saveStandardInput(in: outURL)
+    defer { standardInputCopy.map { try? FileManager.default.removeItem(at: $0) } }
+    let pool = WorkerPool(
+      executable: try tool.executablePath(), out: outURL, seed: seed, allowOutside: allowOutside,
+      standardInput: standardInputCopy)
+    let progress = Progress(total: checked.valid.count, terminal: tool.terminal)
+    let results = try pool.run(
+      checked.valid, jobs: jobs ?? ProcessInfo.processInfo.activeProcessorCount,
+      progress: progress)
+    progress.end()
+
+    let summary = JSONValue.array(results.map(\.json))
+    try ReportWriter.write(
+      summary.jsonText + "\n", to: outURL.appendingPathComponent("results.json"))
+    try ReportFiles.writeRun(
+      results.map {
+        try Self.entry(for: $0, in: outURL, inputs: inputs, allowOutside: allowOutside)
+      },
+      to: outURL)
+    if format == .json {
+      tool.terminal.write(summary.jsonText + "\n")
+    } else {
+      for result in results { tool.terminal.write(Self.line(for: result)) }
+      let counts = Dictionary(grouping: results, by: \.verdict).mapValues(\.count)
+      let parts = ReplayResult.Verdict.allCases.compactMap { v in
+        counts[v].map { "\($0) \(v.label)" }
+      }
+      tool.terminal.write("\(results.count) scenario(s): \(parts.joined(separator: ", "))\n")
+    }
+    return results.allSatisfy(\.verdict.isHealthy) ? 0 : 1
+  }
+
+  static func line(for result: ReplayResult) -> String {
+    let verdict = result.verdict.label.padding(toLength: 6, withPad: " ", startingAt: 0)
+    var text = "\(verdict)\(result.scenario)"
+    let held = result.expectations.filter(\.passed).count
+    if let crash = result.crash {
+      text += ": crashed: \(crash.reason)"
+    } else if let error = result.timelineErrors.first {
+      text += ": \(error)"
+    } else if let issue = result.refusedTraceIssues.first {
+      text += ": trace \(issue) (not allowed; see allowSkippedPoints)"
+    } else if let failed = result.expectations.first(where: { !$0.passed }) {
+      text += " (\(held)/\(result.expectations.count)): \(failed.name): \(failed.message)"
+    } else {
+      text += " (\(held)/\(result.expectations.count))"
+    }
+    return text + "\n"
+  }
+
+  // MARK: Reports
+
+  /// A scenario's part of the run's report, from what its worker wrote; for a crash, or a
+  /// worker that wrote no report, the report that says so is written here.
+  ///
+  /// - Throws: ``ScenarioReportError`` when the worker's `report.json` is there but damaged:
+  ///   the run's report is built from it, so it must not be guessed at.
+  static func entry(
+    for result: ReplayResult, in out: URL, inputs: ScenarioInputs, allowOutside: Bool
+  ) throws(ScenarioReportError) -> RunReport.Entry {
+    let folder = out.appendingPathComponent(result.scenario)
+    let reportURL = folder.appendingPathComponent("report.json")
+    if result.crash == nil, FileManager.default.fileExists(atPath: reportURL.path),
+      let markdown = try? String(
+        contentsOf: folder.appendingPathComponent("report.md"), encoding: .utf8)
+    {
+      let data: Data
+      do {
+        data = try Data(contentsOf: reportURL)
+      } catch {
+        throw ScenarioReportError(
+          file: reportURL.path, path: "", code: .invalidReport,
+          "cannot be read: \(error.localizedDescription)")
+      }
+      let figures = ["map.svg", "latency.svg"].compactMap { name -> (String, String)? in
+        (try? String(contentsOf: folder.appendingPathComponent(name), encoding: .utf8))
+          .map { (name, $0) }
+      }
+      return try RunReport.Entry(
+        reading: data, file: reportURL.path, markdown: markdown, figures: figures)
+    }
+    let scenario = result.file.flatMap {
+      try? inputs.scenario(inputs.file(labelled: $0), allowOutside: allowOutside)
+    }
+    var crashed = result
+    if crashed.crash == nil {
+      crashed.crash = ReplayResult.Crash(
+        reason: "the worker wrote no report", lastEvents: [])
+    }
+    let report = ScenarioReport(crashed: crashed, scenario: scenario)
+    try? ReportWriter.write(report.json.jsonText + "\n", to: reportURL)
+    try? ReportWriter.write(report.markdown(), to: folder.appendingPathComponent("report.md"))
+    return RunReport.Entry(report: report, figures: [])
+  }
+
+}

@@ -1,0 +1,302 @@
+import ArgumentParser
+import Foundation
+import JSON
+import Replay
+import Reporting
+
+/// `geosim sweep`: a scenario over a parameter grid, in worker processes, aggregated into
+/// sensitivity and latency by parameter.
+struct SweepCommand: ToolCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "sweep",
+    abstract: "Replay a scenario over a parameter grid and aggregate.",
+    discussion: """
+      Replays the scenario at every point of the grid (every combination of the --vary \
+      values). Each point is reproducible from its values; --shard I/N runs the points whose \
+      index is I-1 modulo N. Writes <out>/sweep.json, sweep.md, sensitivity.svg, latency.svg, \
+      index.html, runs/<index>.json and grid.json and prints the table. A run whose app \
+      crashed counts as a crash in its group. Exit code 0, or 2 on bad input.
+      """)
+
+  @Argument(
+    help: ArgumentHelp(
+      "The scenario file, or - to read it from standard input (its paths are then relative "
+        + "to the current folder).", valueName: "scenario"))
+  var base: String
+
+  @Option(
+    help: ArgumentHelp(
+      "PATH[,PATH...]=V1,V2,...: a place in the scenario document (app.configuration.radius, "
+        + "trace.speed, device.sensor.gnssOpenSkyAccuracy, device.promptAnswers.location[0], "
+        + "seed) and its values: JSON where they parse, else strings; A..B is a range of "
+        + "integers. Repeat for more parameters.", valueName: "spec"))
+  var vary: [String] = []
+
+  @Option(help: ArgumentHelp("Run only the points of shard I of N.", valueName: "I/N"))
+  var shard: String?
+
+  @Option(help: ArgumentHelp("The folder the sweep is written to.", valueName: "dir"))
+  var out = "Reports/sweep"
+
+  @Option(
+    parsing: .unconditional,
+    help: ArgumentHelp("Worker processes at once (default: one per core).", valueName: "n"))
+  var jobs: Int?
+
+  @Flag(help: "Allow scenario paths outside the scenario's folder.")
+  var allowOutsidePaths = false
+
+  func validate() throws {
+    if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1, got \(jobs)") }
+    guard !vary.isEmpty else { throw ValidationError("expected at least one --vary") }
+    _ = try shardNumbers()
+  }
+
+  /// `--shard I/N` as numbers.
+  private func shardNumbers() throws -> (Int, Int)? {
+    try shard.map { text -> (Int, Int) in
+      let parts = text.split(separator: "/", omittingEmptySubsequences: false).map { Int($0) }
+      guard parts.count == 2, let i = parts[0], let n = parts[1], n >= 1, (1...n).contains(i)
+      else {
+        throw ValidationError("--shard '\(text)': expected I/N with 1 ≤ I ≤ N")
+      }
+      return (i, n)
+    }
+  }
+
+  /// A point's name in messages: `point 3 (app.configuration.radius=200, seed=4)`.
+  static func describe(_ grid: SweepGrid, _ index: Int) -> String {
+    let values = zip(grid.parameters, grid.values(at: index)).map {
+      "\($0.name)=\(SweepReport.text($1))"
+    }
+    return "point \(index) (\(values.joined(separator: ", ")))"
+  }
+
+  func run(in tool: ToolContext) throws -> Int32 {
+    var parameters: [SweepGrid.Parameter] = []
+    for spec in vary {
+      do { parameters.append(try SweepGrid.parameter(spec)) } catch {
+        throw UsageError("--vary \(error)")
+      }
+    }
+    let shard = try shardNumbers()
+    let grid = SweepGrid(parameters: parameters)
+    do { try grid.validate() } catch { throw UsageError("\(error)") }
+    let indices = shard.map { grid.indices(shard: $0.0, of: $0.1) } ?? Array(0..<grid.count)
+
+    // Every point is read and assembled before anything runs.
+    let label = base == "-" ? ScenarioInputs.standardInputLabel : base
+    let document: JSONValue
+    do {
+      document =
+        base == "-"
+        ? try JSONFile(data: tool.terminal.readAll(), name: label).root : try JSONFile(base).root
+    } catch {
+      throw BadInput("\(error)")
+    }
+    let folder =
+      base == "-"
+      ? URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true)
+      : URL(fileURLWithPath: base).deletingLastPathComponent()
+    let resources = ReplayResources()
+    for index in indices {
+      do {
+        let scenario = try Self.point(
+          document, grid: grid, index: index, base: label, folder: folder,
+          allowOutside: allowOutsidePaths)
+        _ = try World(scenario: scenario, catalog: tool.apps, resources: resources)
+      } catch {
+        throw BadInput(
+          "\(Self.describe(grid, index)): \(ToolMessages.describe(error, tool: tool))")
+      }
+    }
+
+    let outURL = URL(fileURLWithPath: out, isDirectory: true)
+    try ScenarioInputs(files: [base], standardInput: nil).refuseOutputFolder(outURL)
+    // A previous sweep's files must not sit beside this one's looking current.
+    for file in ReportFiles.sweepFiles + ["grid.json", "runs"] {
+      try? FileManager.default.removeItem(at: outURL.appendingPathComponent(file))
+    }
+    // The workers read the scenario from here, not from the file (which may change meanwhile,
+    // or be standard input).
+    let setup = JSONValue.object([
+      "base": .string(label), "folder": .string(folder.path), "grid": grid.json,
+      "document": document,
+    ])
+    try ReportWriter.write(setup.jsonText + "\n", to: outURL.appendingPathComponent("grid.json"))
+    var common = ["sweep-worker", "--out", outURL.path]
+    if allowOutsidePaths { common.append("--allow-outside-paths") }
+    let arguments = common
+    let progress = Progress(total: indices.count, terminal: tool.terminal)
+    let runs = try WorkerProcesses(executable: try tool.executablePath()).run(
+      count: indices.count, jobs: jobs ?? ProcessInfo.processInfo.activeProcessorCount,
+      arguments: { units in arguments + units.map { String(indices[$0]) } },
+      clear: { try? FileManager.default.removeItem(at: Self.runURL(outURL, indices[$0])) },
+      read: { Self.readRun(outURL, indices[$0]) },
+      crashed: { unit, ending in
+        let run = SweepRun(
+          index: indices[unit], values: grid.values(at: indices[unit]), crash: ending.reason)
+        try? ReportWriter.write(run.json.jsonText + "\n", to: Self.runURL(outURL, indices[unit]))
+        return run
+      },
+      finished: { _, run in progress.finished("point \(run.index)") })
+    progress.end()
+    let report = SweepReport(
+      base: label, grid: grid, shard: shard.map { "\($0.0)/\($0.1)" }, runs: runs,
+      expected: indices)
+    try ReportFiles.writeSweep(report, to: outURL)
+    tool.terminal.write(report.markdown())
+    return 0
+  }
+
+  static func point(
+    _ document: JSONValue, grid: SweepGrid, index: Int, base: String, folder: URL,
+    allowOutside: Bool
+  ) throws -> Scenario {
+    let varied = try grid.document(document, at: index)
+    return try Scenario(
+      data: Data(varied.jsonText.utf8), file: "\(base) [\(describe(grid, index))]",
+      folder: folder, allowPathsOutsideFolder: allowOutside)
+  }
+
+  static func runURL(_ out: URL, _ index: Int) -> URL {
+    out.appendingPathComponent("runs/\(index).json")
+  }
+
+  static func readRun(_ out: URL, _ index: Int) -> SweepRun? {
+    guard let file = try? JSONFile(runURL(out, index).path) else { return nil }
+    return SweepRun(json: file.root)
+  }
+}
+
+/// `sweep-worker --out DIR [--allow-outside-paths] INDEX...` (internal, started by `sweep`):
+/// replays the points of the sweep set up in `<out>/grid.json` one after the other, writing
+/// `runs/<index>.json` as each one ends.
+struct SweepWorkerCommand: ToolCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "sweep-worker", abstract: "Run sweep points for sweep (internal).",
+    shouldDisplay: false)
+
+  @Option var out: String
+
+  @Flag var allowOutsidePaths = false
+
+  @Argument var indices: [Int] = []
+
+  func run(in tool: ToolContext) throws -> Int32 {
+    let outURL = URL(fileURLWithPath: out, isDirectory: true)
+    let setup = try JSONFile(outURL.appendingPathComponent("grid.json").path)
+    guard case .object(let o) = setup.root, let gridJSON = o["grid"],
+      case .string(let base)? = o["base"], case .string(let folder)? = o["folder"],
+      let document = o["document"]
+    else {
+      throw setup.problem(.root, "expected the grid \(tool.name) sweep wrote")
+    }
+    let grid = try SweepGrid(json: gridJSON)
+    let resources = ReplayResources()
+    for index in indices {
+      let scenario = try SweepCommand.point(
+        document, grid: grid, index: index, base: base,
+        folder: URL(fileURLWithPath: folder, isDirectory: true), allowOutside: allowOutsidePaths)
+      let run = try ScenarioRun(scenario, catalog: tool.apps, resources: resources)
+      let report = try ScenarioReport(
+        input: ReportInput(run), context: run.world.geos, resources: resources)
+      let sweepRun = SweepRun(
+        index: index, values: grid.values(at: index), result: run.result,
+        geofence: report.geofence, search: report.search)
+      try ReportWriter.write(
+        sweepRun.json.jsonText + "\n", to: SweepCommand.runURL(outURL, index))
+    }
+    return 0
+  }
+}
+
+/// `geosim merge`: the shards of one sweep merged back into one report.
+struct MergeCommand: ToolCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "merge",
+    abstract: "Merge the shards of a sweep.",
+    discussion: """
+      Merges shards of one sweep (same scenario and grid) into one report. Exit code 0 when \
+      every point is present, 1 when some are missing (the report lists them), 2 on bad input.
+      """)
+
+  @Argument(help: ArgumentHelp("The shards' output folders.", valueName: "sweep-folder"))
+  var folders: [String]
+
+  @Option(help: ArgumentHelp("The folder the merged sweep is written to.", valueName: "dir"))
+  var out = "Reports/sweep-merged"
+
+  func run(in tool: ToolContext) throws -> Int32 {
+    let outURL = URL(fileURLWithPath: out, isDirectory: true)
+    var base: String?
+    var grid: SweepGrid?
+    var runs: [Int: SweepRun] = [:]
+    // Everything is read before anything is written: a bad shard leaves the output as it was.
+    for folder in folders {
+      let file = URL(fileURLWithPath: folder).appendingPathComponent("sweep.json")
+      let sweep: JSONFile
+      do {
+        sweep = try JSONFile(file.path)
+      } catch {
+        throw BadInput("\(error)")
+      }
+      guard case .object(let o) = sweep.root, case .string(let b)? = o["base"], let g = o["grid"],
+        case .array(let list)? = o["runs"]
+      else {
+        throw BadInput(
+          "\(sweep.problem(.root, "expected a sweep.json written by \(tool.name) sweep"))")
+      }
+      let thisGrid: SweepGrid
+      do {
+        thisGrid = try SweepGrid(json: g)
+        try thisGrid.validate()
+      } catch {
+        throw BadInput("\(sweep.problem(["grid"], "\(error)"))")
+      }
+      if let grid, grid != thisGrid || base != b {
+        throw BadInput(
+          "\(file.path): another sweep (scenario \(b)); shards must share "
+            + "the scenario and grid")
+      }
+      base = b
+      grid = thisGrid
+      for (i, item) in list.enumerated() {
+        let run: SweepRun
+        do {
+          run = try SweepRun.reading(item)
+        } catch {
+          var at: JSONPath = ["runs", .index(i)]
+          if let member = error.member { at = at.appending(key: member) }
+          throw BadInput("\(sweep.problem(at, error.message))")
+        }
+        guard (0..<thisGrid.count).contains(run.index), run.values == thisGrid.values(at: run.index)
+        else {
+          throw BadInput(
+            "\(sweep.problem(["runs", .index(i)], "a run that is not a point of its grid"))")
+        }
+        if let other = runs[run.index], other != run {
+          throw BadInput(
+            "\(file.path): point \(run.index) differs from another shard's")
+        }
+        runs[run.index] = run
+      }
+    }
+    guard let base, let grid else { return 2 }
+    for file in ReportFiles.sweepFiles {
+      try? FileManager.default.removeItem(at: outURL.appendingPathComponent(file))
+    }
+    let report = SweepReport(
+      base: base, grid: grid, shard: nil, runs: Array(runs.values), expected: Array(0..<grid.count))
+    try ReportFiles.writeSweep(report, to: outURL)
+    tool.terminal.write(report.markdown())
+    if !report.isComplete {
+      tool.terminal.writeError(
+        "\(report.missing.count) of \(grid.count) point(s) missing: "
+          + report.missing.prefix(20).map(String.init).joined(separator: ", ")
+          + (report.missing.count > 20 ? ", …" : "") + "\n")
+      return 1
+    }
+    return 0
+  }
+}

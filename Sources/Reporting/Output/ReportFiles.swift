@@ -1,0 +1,77 @@
+import Foundation
+import Replay
+
+/// The files GeoSim's reports are written as, by `geosim replay` and `geosim sweep` and by a
+/// test suite through `GeoSimTesting`: the same names, the same contents.
+///
+/// A replay's folder holds one folder per scenario (``scenarioFiles``, plus the event log
+/// `events.jsonl`) and the run's own files (``runFiles``); a sweep's folder holds
+/// ``sweepFiles``.
+public enum ReportFiles {
+  /// What a scenario's folder holds besides `events.jsonl`: `map.svg` and `latency.svg` only
+  /// when there is something to draw; `result.json` is written last.
+  public static let scenarioFiles = [
+    "report.json", "report.md", "map.svg", "latency.svg", "result.json",
+  ]
+
+  /// The run-level files of a replay's folder.
+  public static let runFiles = [
+    "report.json", "report.md", "junit.xml", "index.html", "results.json",
+  ]
+
+  /// The files of a sweep's (or a merge's) folder.
+  public static let sweepFiles = [
+    "sweep.json", "sweep.md", "sensitivity.svg", "latency.svg", "index.html",
+  ]
+
+  /// Writes a scenario's report into `folder`: `report.json`, `report.md`, its figures, and
+  /// `result.json` last (its presence says the scenario finished). With `events`, writes the
+  /// event log as `events.jsonl` first.
+  ///
+  /// - Returns: the scenario's part of its run's report.
+  @discardableResult
+  public static func writeScenario(
+    _ run: ScenarioRun, resources: ReplayResources, to folder: URL, events: Bool = false
+  ) throws -> RunReport.Entry {
+    if events {
+      try ReportWriter.write(
+        run.world.simulation.log.jsonLines, to: folder.appendingPathComponent("events.jsonl"))
+    }
+    let report = try ScenarioReport(
+      input: ReportInput(run), context: run.world.geos, resources: resources)
+    try ReportWriter.write(
+      report.json.jsonText + "\n", to: folder.appendingPathComponent("report.json"))
+    try ReportWriter.write(report.markdown(), to: folder.appendingPathComponent("report.md"))
+    var figures: [(String, String)] = []
+    if let map = report.mapSVG() { figures.append(("map.svg", map)) }
+    if let latency = report.latencySVG() { figures.append(("latency.svg", latency)) }
+    for (file, svg) in figures {
+      try ReportWriter.write(svg, to: folder.appendingPathComponent(file))
+    }
+    try ReportWriter.write(
+      run.result.json.jsonText + "\n", to: folder.appendingPathComponent("result.json"))
+    return RunReport.Entry(report: report, figures: figures)
+  }
+
+  /// Writes a run's `report.json`, `report.md`, `junit.xml` and `index.html` into `folder`
+  /// (`results.json`, the list of results, is the replay command's own).
+  public static func writeRun(_ entries: [RunReport.Entry], to folder: URL) throws {
+    let report = RunReport(entries: entries)
+    try ReportWriter.write(
+      report.json.jsonText + "\n", to: folder.appendingPathComponent("report.json"))
+    try ReportWriter.write(report.markdown(), to: folder.appendingPathComponent("report.md"))
+    try ReportWriter.write(report.junitXML(), to: folder.appendingPathComponent("junit.xml"))
+    try ReportWriter.write(report.html(), to: folder.appendingPathComponent("index.html"))
+  }
+
+  /// Writes a sweep's report into `folder`.
+  public static func writeSweep(_ report: SweepReport, to folder: URL) throws {
+    try ReportWriter.write(
+      report.json.jsonText + "\n", to: folder.appendingPathComponent("sweep.json"))
+    try ReportWriter.write(report.markdown(), to: folder.appendingPathComponent("sweep.md"))
+    try ReportWriter.write(
+      report.sensitivitySVG(), to: folder.appendingPathComponent("sensitivity.svg"))
+    try ReportWriter.write(report.latencySVG(), to: folder.appendingPathComponent("latency.svg"))
+    try ReportWriter.write(report.html(), to: folder.appendingPathComponent("index.html"))
+  }
+}

@@ -1,0 +1,136 @@
+import Foundation
+import JSON
+import Replay
+import Testing
+
+@testable import GeoSimCLI
+
+/// The command line as swift-argument-parser gives it: help per command, `--opt=value`, `--`,
+/// `-` for standard input, completion scripts, hidden internal commands, and values that are
+/// never taken from the next option.
+@Suite struct CommandLineTests {
+  /// A fresh folder with a scenario and a file that must survive whatever the command does.
+  private func workspace() throws -> URL {
+    let url = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "geosim-command-line-tests-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    try Data(
+      """
+      {"format": "geosim-scenario/1", "name": "still", "start": "2026-04-01T08:00:00+09:00",
+       "duration": 60, "app": {"name": "WeatherWidget", "variant": "corrected"},
+       "trace": {"stationary": {"latitude": 35.681236, "longitude": 139.767125}},
+       "timeline": [{"at": 0, "do": "launch"}], "expectations": [{"expect": "noCrash"}]}
+      """.utf8
+    ).write(to: url.appendingPathComponent("still.scenario.json"))
+    try Data("keep\n".utf8).write(to: url.appendingPathComponent("report.md"))
+    return url
+  }
+
+  @Test func eachCommandHasItsOwnHelp() {
+    let replay = run(["replay", "--help"])
+    #expect(replay.code == 0)
+    for option in ["--seed <seed>", "--out <dir>", "--jobs <n>", "--allow-outside-paths"] {
+      #expect(replay.out.contains(option), "\(option)")
+    }
+    #expect(replay.out.contains("Exit code 0 when every verdict is PASS or XFAIL"))
+    let convert = run(["help", "trace", "convert"])
+    #expect(convert.code == 0)
+    #expect(convert.out.contains("USAGE: geosim trace convert <file>"))
+    #expect(convert.out.contains("(values: gpx, geojson, csv)"))
+  }
+
+  @Test func theWorkerCommandsAreHiddenFromHelp() {
+    let help = run(["--help"])
+    #expect(help.code == 0)
+    for command in ["replay", "validate", "sweep", "merge", "trace", "query", "geodesic", "bench"] {
+      #expect(help.out.contains("  \(command) "), "\(command)")
+    }
+    #expect(!help.out.contains("worker"))
+  }
+
+  @Test(arguments: ["bash", "zsh", "fish"])
+  func completionScriptsCoverTheCommands(shell: String) {
+    let script = run(["--generate-completion-script", shell])
+    #expect(script.code == 0)
+    #expect(script.out.contains("geosim"))
+    for command in ["replay", "sweep", "inspect"] {
+      #expect(script.out.contains(command), "\(shell): \(command)")
+    }
+  }
+
+  @Test func anOptionIsNeverTakenForTheValueOfTheOptionBeforeIt() throws {
+    // `--out --seed 5 dir` would have made `dir` the output folder and cleared its reports.
+    let dir = try workspace()
+    let result = run(["replay", "--out", "--seed", "5", dir.path])
+    #expect(result.code == 2)
+    #expect(result.err.hasPrefix("Error: Missing value for '--out <dir>'"))
+    #expect(
+      try String(contentsOf: dir.appendingPathComponent("report.md"), encoding: .utf8) == "keep\n")
+  }
+
+  @Test func anOutputFolderHoldingTheScenariosIsRefused() throws {
+    let dir = try workspace()
+    for out in [dir.path, dir.deletingLastPathComponent().path] {
+      let result = run(["replay", dir.path, "--out", out])
+      #expect(result.code == 2)
+      #expect(result.err.contains("holds the scenario"), "\(result.err)")
+    }
+    #expect(
+      try String(contentsOf: dir.appendingPathComponent("report.md"), encoding: .utf8) == "keep\n")
+  }
+
+  @Test func optionsTakeTheirValueAfterAnEqualsSign() {
+    let spaced = run(["trace", "synth", "--waypoints", "35,139;35.001,139", "--to", "csv"])
+    let joined = run(["trace", "synth", "--waypoints=35,139;35.001,139", "--to=csv"])
+    #expect(spaced.code == 0 && joined.code == 0)
+    #expect(spaced.out == joined.out && spaced.out.hasPrefix("track,time,latitude,longitude"))
+  }
+
+  @Test func argumentsAfterADoubleDashAreNeverOptions() throws {
+    let dir = try workspace()
+    let odd = dir.appendingPathComponent("-odd.csv")
+    try Data("lat,lon\n35,139\n35.001,139\n".utf8).write(to: odd)
+    let result = run(["trace", "inspect", "--", odd.path])
+    #expect(result.code == 0, "\(result.err)")
+    #expect(result.out.contains("points: 2"))
+  }
+
+  @Test func aDashReadsStandardInput() throws {
+    let csv = "lat,lon\n35,139\n35.001,139\n"
+    let trace = run(["trace", "inspect", "-"], input: [csv])
+    #expect(trace.code == 0, "\(trace.err)")
+    #expect(trace.out.contains("points: 2"))
+    let dir = try workspace()
+    let text = try String(
+      contentsOf: dir.appendingPathComponent("still.scenario.json"), encoding: .utf8)
+    let valid = run(["validate", "-"], input: [text])
+    #expect(valid.code == 0 && valid.out == "ok <stdin>\n", "\(valid.err)")
+    let broken = run(["validate", "-"], input: ["{\"format\": 1}"])
+    #expect(broken.code == 2)
+    #expect(broken.err.hasPrefix("<stdin>:1:"), "\(broken.err)")
+  }
+
+  @Test func aToolOfOnesOwnSaysItsNameAndWhichAppsItHas() throws {
+    var apps = AppCatalog()
+    apps.register("CheckIn") { _ in { preconditionFailure("never launched by validate") } }
+    let tool = GeoSimTool(name: "checkin-sim", apps: apps)
+    func call(_ arguments: [String]) -> (code: Int32, out: String, err: String) {
+      var out = ""
+      var err = ""
+      let code = tool.run(
+        arguments,
+        terminal: Terminal(readLine: { nil }, write: { out += $0 }, writeError: { err += $0 }))
+      return (code, out, err)
+    }
+    #expect(call(["--version"]).out == "checkin-sim \(GeoSimTool.version)\n")
+    #expect(call(["--help"]).out.contains("USAGE: checkin-sim <subcommand>"))
+    #expect(call(["replay", "--help"]).out.contains("USAGE: checkin-sim replay"))
+    // A reference app's scenario names an app this tool does not have.
+    let dir = try workspace()
+    let result = call(["validate", dir.appendingPathComponent("still.scenario.json").path])
+    #expect(result.code == 2)
+    #expect(result.err.contains("app.name: no app called 'WeatherWidget' (known: CheckIn)"))
+    #expect(result.err.contains("checkin-sim replays only the apps it was built with"))
+    #expect(result.err.contains("GeoSimCLI"))
+  }
+}
