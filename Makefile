@@ -24,10 +24,13 @@ bench: setup
 	.build/release/geosim bench report
 
 # The package's tests, then the example app package's (Examples/CheckIn: an app written as for
-# iOS, built against GeoSim by path, with its own scenarios and suite).
+# iOS, built against GeoSim by path, with its own scenarios, suite and command-line tool, which
+# validates and replays its scenarios and writes their reports under Examples/CheckIn/Reports).
 test: setup
 	swift test
 	cd Examples/CheckIn && swift test
+	cd Examples/CheckIn && swift run checkin-sim validate Scenarios
+	cd Examples/CheckIn && swift run checkin-sim replay Scenarios --out Reports/replay
 
 lint:
 	swift format lint --strict --configuration .swift-format -r Package.swift Sources Tests \

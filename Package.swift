@@ -62,7 +62,10 @@ let package = Package(
     .target(name: "ReferenceAppCatalog", dependencies: ["JSON", "ReferenceApps", "Replay"]),
     .target(
       name: "GeoSimTesting",
-      dependencies: ["Device", "Geo", "JSON", "ReferenceAppCatalog", "Replay", "SimKernel"]),
+      dependencies: [
+        "Device", "Geo", "JSON", "ReferenceAppCatalog", "Replay", "Reporting", "SimKernel",
+        "Traces",
+      ]),
     .target(
       name: "GeoSimCLI",
       dependencies: [
@@ -94,7 +97,10 @@ let package = Package(
       resources: [.copy("Fixtures")]),
     .testTarget(
       name: "geosimTests",
-      dependencies: ["geosim", "GeoSimCLI", "JSON", "ReferenceAppCatalog", "Replay", "Reporting"]),
+      dependencies: [
+        "geosim", "GeoSimCLI", "GeoSimTesting", "JSON", "ReferenceAppCatalog", "Replay",
+        "Reporting",
+      ]),
     .testTarget(name: "EndToEndTests", dependencies: ["GeoSimTesting"]),
     .testTarget(
       name: "ReportingTests",

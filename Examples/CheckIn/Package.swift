@@ -23,13 +23,16 @@ let package = Package(
         .product(name: "GeoSimFrameworks", package: "GeoSim"),
         .product(name: "Replay", package: "GeoSim"),
       ]),
+    // The package's own command-line tool: `swift run checkin-sim replay Scenarios`.
+    .executableTarget(
+      name: "checkin-sim",
+      dependencies: ["CheckInSimulation", .product(name: "GeoSimCLI", package: "GeoSim")]),
     .testTarget(
       name: "CheckInTests",
       dependencies: [
         "CheckInSimulation",
         .product(name: "GeoSimTesting", package: "GeoSim"),
-      ],
-      resources: [.copy("Scenarios")]),
+      ]),
   ],
   swiftLanguageModes: [.v6]
 )

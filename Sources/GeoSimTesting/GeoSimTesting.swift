@@ -1,12 +1,15 @@
-// A suite that imports GeoSimTesting gets everything it needs to write an app model and its
-// scenarios: the phone, geometry, JSON values and the replay layer.
+// A suite that imports GeoSimTesting gets everything it needs to write an app model, its
+// scenarios and their reports: the phone, geometry, JSON values, traces and waypoints, the
+// replay layer and the report types.
 @_exported import Device
 import Foundation
 @_exported import Geo
 @_exported import JSON
 @_exported import ReferenceAppCatalog
 @_exported import Replay
+@_exported import Reporting
 import SimKernel
+@_exported import Traces
 
 #if canImport(Testing)
   import Testing
@@ -26,23 +29,78 @@ public enum GeoSimTest {
   /// The data every world in this test process shares (loaded at first use).
   public static let resources = ReplayResources()
 
-  /// Reads the scenario file at `path` and replays it in this process.
+  /// Reads the scenario file at `path` and replays it in this process; with `reports`, writes
+  /// its reports there as `geosim replay` would.
   ///
   /// - Throws: ``ScenarioError`` for a scenario that cannot be read or assembled.
   public static func replay(
     _ path: String, catalog: AppCatalog, seed: UInt64? = nil,
-    allowPathsOutsideFolder: Bool = false
+    allowPathsOutsideFolder: Bool = false, reports: ReportFolder? = nil
   ) throws -> ScenarioRun {
     let scenario = try Scenario(
       contentsOf: path, allowPathsOutsideFolder: allowPathsOutsideFolder)
-    return try ScenarioRun(scenario, catalog: catalog, resources: resources, seed: seed)
+    return try replay(scenario, catalog: catalog, seed: seed, reports: reports)
   }
 
-  /// Replays a scenario built in code.
-  public static func replay(_ scenario: Scenario, catalog: AppCatalog, seed: UInt64? = nil)
-    throws -> ScenarioRun
-  {
-    try ScenarioRun(scenario, catalog: catalog, resources: resources, seed: seed)
+  /// Replays a scenario built in code; with `reports`, writes its reports there.
+  public static func replay(
+    _ scenario: Scenario, catalog: AppCatalog, seed: UInt64? = nil, reports: ReportFolder? = nil
+  ) throws -> ScenarioRun {
+    let run = try ScenarioRun(scenario, catalog: catalog, resources: resources, seed: seed)
+    try reports?.add(run)
+    return run
+  }
+
+  /// Replays the scenario file at `path` at every point of a parameter grid, in this process,
+  /// and aggregates the runs as `geosim sweep` does; with `reportsTo`, writes the sweep's
+  /// `sweep.json`, `sweep.md`, `sensitivity.svg`, `latency.svg` and `index.html` into that
+  /// folder (which `geosim merge` reads).
+  ///
+  /// Each `vary` is a `--vary` value of `geosim sweep`: `"seed=1..30"`,
+  /// `"app.configuration.radius,expectations[0].region.radius=100,200"`. Unlike the tool, which
+  /// runs points in worker processes, an app that traps here ends the test process.
+  ///
+  /// - Throws: ``SweepError`` for a grid that does not parse or is too large,
+  ///   ``ScenarioError`` for a point whose scenario cannot be read or assembled.
+  public static func sweep(
+    _ path: String, catalog: AppCatalog, vary: [String], allowPathsOutsideFolder: Bool = false,
+    reportsTo folder: String? = nil
+  ) throws -> SweepReport {
+    let grid = SweepGrid(parameters: try vary.map(SweepGrid.parameter))
+    try grid.validate()
+    let data: Data
+    do {
+      data = try Data(contentsOf: URL(fileURLWithPath: path))
+    } catch {
+      throw ScenarioError(file: path, path: "", "cannot be read: \(error.localizedDescription)")
+    }
+    let document: JSONDocument
+    do {
+      document = try JSONDocument(parsing: data)
+    } catch {
+      throw ScenarioError(
+        file: path, path: "", line: error.line, column: error.column, error.message)
+    }
+    let base = URL(fileURLWithPath: path).deletingLastPathComponent()
+    var runs: [SweepRun] = []
+    for index in 0..<grid.count {
+      let scenario = try grid.scenario(
+        document.root, at: index, base: path, folder: base,
+        allowPathsOutsideFolder: allowPathsOutsideFolder)
+      let run = try ScenarioRun(scenario, catalog: catalog, resources: resources)
+      let report = try ScenarioReport(
+        input: ReportInput(run), context: run.world.geos, resources: resources)
+      runs.append(
+        SweepRun(
+          index: index, values: grid.values(at: index), result: run.result,
+          geofence: report.geofence, search: report.search))
+    }
+    let report = SweepReport(
+      base: path, grid: grid, shard: nil, runs: runs, expected: Array(0..<grid.count))
+    if let folder {
+      try ReportFiles.writeSweep(report, to: URL(fileURLWithPath: folder, isDirectory: true))
+    }
+    return report
   }
 }
 

@@ -242,3 +242,29 @@ public struct SweepError: Error, Sendable, CustomStringConvertible {
   /// The message.
   public var description: String { message }
 }
+
+extension SweepGrid {
+  /// A point's name in messages: `point 3 (app.configuration.radius=200, seed=4)`.
+  public func pointName(_ index: Int) -> String {
+    let values = zip(parameters, values(at: index)).map { parameter, value in
+      if case .string(let text) = value { return "\(parameter.name)=\(text)" }
+      return "\(parameter.name)=\(value.jsonText)"
+    }
+    return "point \(index) (\(values.joined(separator: ", ")))"
+  }
+
+  /// The scenario at point `index` of the grid over `document` (the base scenario's JSON, read
+  /// from `base`, whose relative paths start at `folder`).
+  ///
+  /// - Throws: ``ScenarioError`` naming the base and the point, or ``SweepError`` for a path
+  ///   the document does not have.
+  public func scenario(
+    _ document: JSONValue, at index: Int, base: String, folder: URL,
+    allowPathsOutsideFolder: Bool = false
+  ) throws -> Scenario {
+    let varied = try self.document(document, at: index)
+    return try Scenario(
+      data: Data(varied.jsonText.utf8), file: "\(base) [\(pointName(index))]", folder: folder,
+      allowPathsOutsideFolder: allowPathsOutsideFolder)
+  }
+}

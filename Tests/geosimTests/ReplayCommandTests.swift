@@ -1,4 +1,5 @@
 import Foundation
+import GeoSimTesting
 import JSON
 import ReferenceAppCatalog
 import Replay
@@ -444,5 +445,67 @@ private func weather(name: String, variant: String, expect: String = "pass") -> 
       comma.err.hasSuffix(
         "s/sweep.json:4:1: expected a member name after ',' (trailing commas are not allowed), "
           + "found '}'\n"))
+  }
+}
+
+/// A test suite writes the same files, with the same contents, as the tool.
+@Suite(.serialized) struct ReportsFromATestSuiteTests {
+  /// Every file under `folder`, by path relative to it.
+  private func files(under folder: URL) -> [String: Data] {
+    let paths = FileManager.default.enumerator(atPath: folder.path)?.compactMap { $0 as? String }
+    var files: [String: Data] = [:]
+    for path in paths ?? [] {
+      var isDirectory: ObjCBool = false
+      let url = folder.appendingPathComponent(path)
+      if FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory),
+        !isDirectory.boolValue
+      {
+        files[path] = try? Data(contentsOf: url)
+      }
+    }
+    return files
+  }
+
+  @Test func aReportFolderHoldsWhatReplayWrites() throws {
+    let dir = try folder([
+      "a.scenario.json": weather(name: "weather-corrected", variant: "corrected"),
+      "b.scenario.json": weather(
+        name: "weather-published", variant: "as-published", expect: "fail"),
+    ])
+    let scenarios = ["b", "a"].map { dir.appendingPathComponent("\($0).scenario.json").path }
+    let cli = try geosim(
+      ["replay"] + scenarios.reversed() + ["--out", dir.appendingPathComponent("cli").path],
+      in: dir)
+    #expect(cli.code == 0, "\(cli.err)")
+    let reports = ReportFolder(dir.appendingPathComponent("suite").path)
+    for path in scenarios {
+      _ = try GeoSimTest.replay(path, catalog: .referenceApps, reports: reports)
+    }
+    let written = files(under: reports.url)
+    let expected = files(under: dir.appendingPathComponent("cli"))
+    #expect(written.keys.sorted() == expected.keys.sorted())
+    #expect(written.keys.contains("weather-corrected/map.svg"))
+    for (path, data) in expected {
+      #expect(written[path] == data, "\(path) differs")
+    }
+  }
+
+  @Test func aSweepFromATestIsTheToolsSweep() throws {
+    let dir = try folder(["alarm.scenario.json": SweepCommandTests().alarm])
+    let base = dir.appendingPathComponent("alarm.scenario.json").path
+    let vary = ["app.configuration.radius,expectations[0].region.radius=150,300", "seed=1..3"]
+    let cli = try geosim(
+      ["sweep", base, "--out", dir.appendingPathComponent("cli").path]
+        + vary.flatMap { ["--vary", $0] }, in: dir)
+    #expect(cli.code == 0, "\(cli.err)")
+    let report = try GeoSimTest.sweep(
+      base, catalog: .referenceApps, vary: vary,
+      reportsTo: dir.appendingPathComponent("suite").path)
+    #expect(report.runs.count == 6 && report.isComplete)
+    for file in ReportFiles.sweepFiles {
+      let suite = try? Data(contentsOf: dir.appendingPathComponent("suite/\(file)"))
+      let tool = try? Data(contentsOf: dir.appendingPathComponent("cli/\(file)"))
+      #expect(suite != nil && suite == tool, "\(file) differs")
+    }
   }
 }

@@ -64,14 +64,6 @@ struct SweepCommand: ToolCommand {
     }
   }
 
-  /// A point's name in messages: `point 3 (app.configuration.radius=200, seed=4)`.
-  static func describe(_ grid: SweepGrid, _ index: Int) -> String {
-    let values = zip(grid.parameters, grid.values(at: index)).map {
-      "\($0.name)=\(SweepReport.text($1))"
-    }
-    return "point \(index) (\(values.joined(separator: ", ")))"
-  }
-
   func run(in tool: ToolContext) throws -> Int32 {
     var parameters: [SweepGrid.Parameter] = []
     for spec in vary {
@@ -101,13 +93,13 @@ struct SweepCommand: ToolCommand {
     let resources = ReplayResources()
     for index in indices {
       do {
-        let scenario = try Self.point(
-          document, grid: grid, index: index, base: label, folder: folder,
-          allowOutside: allowOutsidePaths)
+        let scenario = try grid.scenario(
+          document, at: index, base: label, folder: folder,
+          allowPathsOutsideFolder: allowOutsidePaths)
         _ = try World(scenario: scenario, catalog: tool.apps, resources: resources)
       } catch {
         throw BadInput(
-          "\(Self.describe(grid, index)): \(ToolMessages.describe(error, tool: tool))")
+          "\(grid.pointName(index)): \(ToolMessages.describe(error, tool: tool))")
       }
     }
 
@@ -149,16 +141,6 @@ struct SweepCommand: ToolCommand {
     return 0
   }
 
-  static func point(
-    _ document: JSONValue, grid: SweepGrid, index: Int, base: String, folder: URL,
-    allowOutside: Bool
-  ) throws -> Scenario {
-    let varied = try grid.document(document, at: index)
-    return try Scenario(
-      data: Data(varied.jsonText.utf8), file: "\(base) [\(describe(grid, index))]",
-      folder: folder, allowPathsOutsideFolder: allowOutside)
-  }
-
   static func runURL(_ out: URL, _ index: Int) -> URL {
     out.appendingPathComponent("runs/\(index).json")
   }
@@ -195,9 +177,9 @@ struct SweepWorkerCommand: ToolCommand {
     let grid = try SweepGrid(json: gridJSON)
     let resources = ReplayResources()
     for index in indices {
-      let scenario = try SweepCommand.point(
-        document, grid: grid, index: index, base: base,
-        folder: URL(fileURLWithPath: folder, isDirectory: true), allowOutside: allowOutsidePaths)
+      let scenario = try grid.scenario(
+        document, at: index, base: base, folder: URL(fileURLWithPath: folder, isDirectory: true),
+        allowPathsOutsideFolder: allowOutsidePaths)
       let run = try ScenarioRun(scenario, catalog: tool.apps, resources: resources)
       let report = try ScenarioReport(
         input: ReportInput(run), context: run.world.geos, resources: resources)

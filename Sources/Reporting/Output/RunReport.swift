@@ -9,7 +9,7 @@ import Replay
 /// the scenarios can run in separate processes.
 public struct RunReport {
   /// One scenario's part.
-  public struct Entry {
+  public struct Entry: Sendable {
     /// What the run's summary, table and JUnit need of the scenario's report.
     public let summary: ScenarioSummary
     /// Its `report.json`, as the run's `report.json` embeds it.

@@ -5,15 +5,22 @@ import Testing
 
 /// The check-in feature on a simulated phone: the scenarios replay the app's own code.
 @Suite struct CheckInTests {
+  /// The package's `Scenarios` folder, which `checkin-sim` replays too.
+  static let scenarios = URL(fileURLWithPath: #filePath)
+    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    .appendingPathComponent("Scenarios")
+
   static func scenario(_ name: String) throws -> String {
-    try #require(
-      Bundle.module.url(forResource: "Scenarios/\(name)", withExtension: "scenario.json")
-    ).path
+    scenarios.appendingPathComponent("\(name).scenario.json").path
   }
+
+  /// Where the suite writes its reports: the same files `checkin-sim replay` writes.
+  static let reports = ReportFolder("Reports/tests")
 
   @Test("walking to the office and on to the gym checks in at each, once (seed 2)")
   func officeThenGym() throws {
-    let run = try GeoSimTest.replay(Self.scenario("office-then-gym"), catalog: .checkIn)
+    let run = try GeoSimTest.replay(
+      Self.scenario("office-then-gym"), catalog: .checkIn, reports: Self.reports)
     run.expectExpectationsHold()
     #expect(run.result.pendingWork.isEmpty)
   }
