@@ -207,11 +207,14 @@ struct ScenarioReader {
     let m = try members(
       root,
       allowed: [
-        "format", "name", "description", "expect", "seed", "start", "timeZone", "duration",
-        "device", "app", "datasets", "gazetteer", "trace", "environment", "timeline",
+        "$schema", "format", "name", "description", "expect", "seed", "start", "timeZone",
+        "duration", "device", "app", "datasets", "gazetteer", "trace", "environment", "timeline",
         "expectations",
       ],
       required: ["format", "name", "start", "duration", "app"])
+    // The JSON Schema an editor checks the document against (docs/schemas); only its type
+    // matters here.
+    if let n = m["$schema"] { _ = try string(n) }
     let format = try string(m["format"]!)
     guard format == Scenario.format else {
       throw error(m["format"]!.path, "expected \"\(Scenario.format)\", found \"\(format)\"")

@@ -63,6 +63,32 @@ import Testing
         fixtures.appendingPathComponent("inline.scenario.json").path + ":3:3: sead: "))
   }
 
+  @Test func aSchemaReferenceAtTheTopIsAcceptedAndIgnored() throws {
+    let plain = try scenario(minimal)
+    let annotated = try scenario(
+      "{\"$schema\": \"../../docs/schemas/scenario.schema.json\", " + minimal.dropFirst())
+    #expect(annotated.name == plain.name && annotated.start == plain.start)
+    #expect(annotated.duration == plain.duration && annotated.app.name == plain.app.name)
+    // Any string will do: the reader never follows it.
+    _ = try scenario(with(#""$schema": "https://example.com/nowhere.json""#))
+  }
+
+  @Test func aSchemaReferenceThatIsNotAStringIsNamed() throws {
+    let e = try #require(error(with(#""$schema": 1"#)))
+    #expect(e.path == #"["$schema"]"#)
+    #expect(e.message == "expected a string, found a number")
+    #expect(e.line == 2 && e.column != nil)
+  }
+
+  @Test func aSchemaReferenceAnywhereButTheTopIsAnUnknownKey() throws {
+    let device = try #require(error(with(#""device": {"$schema": "x"}"#)))
+    #expect(device.path == #"device["$schema"]"#)
+    #expect(device.message.hasPrefix("unknown key '$schema'"))
+    let event = try #require(
+      error(with(#""timeline": [{"at": 0, "do": "launch", "$schema": "x"}]"#)))
+    #expect(event.path == #"timeline[0]["$schema"]"#)
+  }
+
   @Test func aWrongTypeSaysWhatWasExpected() throws {
     let e = try #require(error(with("\"device\": {\"airplaneMode\": \"yes\"}")))
     #expect(e.path == "device.airplaneMode")
