@@ -1,5 +1,5 @@
 # The two entry points the README promises; each installs what it needs first.
-.PHONY: setup run bench test lint sanitize
+.PHONY: setup run bench test lint sanitize man
 
 setup:
 	@scripts/ensure-system-packages
@@ -35,6 +35,12 @@ test: setup
 lint:
 	swift format lint --strict --configuration .swift-format -r Package.swift Sources Tests \
 	  Examples/CheckIn/Package.swift Examples/CheckIn/Sources Examples/CheckIn/Tests
+
+# geosim's man page, generated from its command line (release build): .build/man/geosim.1
+man: setup
+	swift package --disable-sandbox plugin generate-manual
+	mkdir -p .build/man
+	cp .build/plugins/GenerateManual/outputs/geosim/geosim.1 .build/man/geosim.1
 
 # The whole suite under AddressSanitizer and LeakSanitizer (GEOS allocations included).
 # Child processes (the geosim binary the CLI tests start) inherit the suppressions. The

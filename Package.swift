@@ -3,6 +3,8 @@ import PackageDescription
 
 let package = Package(
   name: "GeoSim",
+  // Synchronization's Mutex needs macOS 15; everything else builds on Linux and macOS alike.
+  platforms: [.macOS(.v15)],
   products: [
     .library(name: "Geo", targets: ["Geo"]),
     .library(name: "SimKernel", targets: ["SimKernel"]),
@@ -30,12 +32,12 @@ let package = Package(
     .systemLibrary(
       name: "CGEOS",
       pkgConfig: "geos",
-      providers: [.apt(["libgeos-dev"])]
+      providers: [.apt(["libgeos-dev"]), .brew(["geos"])]
     ),
     .systemLibrary(
       name: "CSQLite",
       pkgConfig: "sqlite3",
-      providers: [.apt(["libsqlite3-dev"])]
+      providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]
     ),
     .target(name: "Errors"),
     .target(name: "JSON"),

@@ -6,6 +6,8 @@ import PackageDescription
 // GeoSimFrameworks, with the import swap at the top of each file as its only difference.
 let package = Package(
   name: "CheckIn",
+  // GeoSim's own floor on macOS (Synchronization's Mutex).
+  platforms: [.macOS(.v15)],
   dependencies: [
     // In a project of your own, the same line with the path to your checkout of GeoSim.
     .package(name: "GeoSim", path: "../..")

@@ -51,7 +51,15 @@ public struct GeoSimTool: Sendable {
       let context = ToolContext(name: name, apps: apps, terminal: terminal)
       let parsed: any ParsableCommand
       do {
-        parsed = try RootCommand.parseAsRoot(arguments)
+        // The worker commands are this tool's own business: parsed apart, so that no help,
+        // completion script or man page lists them.
+        if let first = arguments.first,
+          let worker = Self.workerCommands.first(where: { $0._commandName == first })
+        {
+          parsed = try worker.parseAsRoot(Array(arguments.dropFirst()))
+        } else {
+          parsed = try RootCommand.parseAsRoot(arguments)
+        }
       } catch {
         return report(error, terminal)
       }
@@ -89,6 +97,11 @@ public struct GeoSimTool: Sendable {
       }
     }
   }
+
+  /// The commands the tool starts itself in worker processes.
+  static let workerCommands: [any ToolCommand.Type] = [
+    ReplayWorkerCommand.self, SweepWorkerCommand.self,
+  ]
 
   /// Prints what the argument parser has to say (help, a version, a completion script: exit 0;
   /// a usage mistake: exit 2).
@@ -179,7 +192,6 @@ struct RootCommand: ToolCommand {
       subcommands: [
         ReplayCommand.self, ValidateCommand.self, SweepCommand.self, MergeCommand.self,
         TraceCommand.self, QueryCommand.self, GeodesicCommand.self, BenchCommand.self,
-        ReplayWorkerCommand.self, SweepWorkerCommand.self,
       ])
   }
 

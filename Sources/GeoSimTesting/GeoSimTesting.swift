@@ -68,19 +68,7 @@ public enum GeoSimTest {
   ) throws -> SweepReport {
     let grid = SweepGrid(parameters: try vary.map(SweepGrid.parameter))
     try grid.validate()
-    let data: Data
-    do {
-      data = try Data(contentsOf: URL(fileURLWithPath: path))
-    } catch {
-      throw ScenarioError(file: path, path: "", "cannot be read: \(error.localizedDescription)")
-    }
-    let document: JSONDocument
-    do {
-      document = try JSONDocument(parsing: data)
-    } catch {
-      throw ScenarioError(
-        file: path, path: "", line: error.line, column: error.column, error.message)
-    }
+    let document = try Scenario.document(contentsOf: path)
     let base = URL(fileURLWithPath: path).deletingLastPathComponent()
     var runs: [SweepRun] = []
     for index in 0..<grid.count {

@@ -31,16 +31,35 @@ extension Scenario {
   public init(
     data: Data, file: String, folder: URL, allowPathsOutsideFolder: Bool = false
   ) throws {
-    let document: JSONDocument
+    let document = try Self.document(data, file: file)
+    let reader = ScenarioReader(
+      file: file, folder: folder, document: document, allowOutside: allowPathsOutsideFolder)
+    self = try reader.scenario()
+  }
+}
+
+extension Scenario {
+  /// The JSON document of the scenario file at `path`, unvalidated (a sweep varies it before
+  /// reading it as a scenario).
+  ///
+  /// - Throws: ``ScenarioError`` for a file that cannot be read or is not JSON.
+  public static func document(contentsOf path: String) throws -> JSONDocument {
     do {
-      document = try JSONDocument(parsing: data)
+      return try document(Data(contentsOf: URL(fileURLWithPath: path)), file: path)
+    } catch let error as ScenarioError {
+      throw error
+    } catch {
+      throw ScenarioError(file: path, path: "", "cannot be read: \(error.localizedDescription)")
+    }
+  }
+
+  static func document(_ data: Data, file: String) throws(ScenarioError) -> JSONDocument {
+    do {
+      return try JSONDocument(parsing: data)
     } catch {
       throw ScenarioError(
         file: file, path: "", line: error.line, column: error.column, error.message)
     }
-    let reader = ScenarioReader(
-      file: file, folder: folder, document: document, allowOutside: allowPathsOutsideFolder)
-    self = try reader.scenario()
   }
 }
 

@@ -46,6 +46,10 @@ import Testing
       #expect(help.out.contains("  \(command) "), "\(command)")
     }
     #expect(!help.out.contains("worker"))
+    // What the man page is generated from.
+    let dump = run(["--experimental-dump-help"])
+    #expect(dump.code == 0 && dump.out.contains("\"commandName\" : \"trace\""))
+    #expect(!dump.out.contains("-worker"))
   }
 
   @Test(arguments: ["bash", "zsh", "fish"])
@@ -56,6 +60,7 @@ import Testing
     for command in ["replay", "sweep", "inspect"] {
       #expect(script.out.contains(command), "\(shell): \(command)")
     }
+    #expect(!script.out.contains("worker"))
   }
 
   @Test func anOptionIsNeverTakenForTheValueOfTheOptionBeforeIt() throws {

@@ -58,6 +58,26 @@ struct TraceInput: ParsableArguments {
   }
 }
 
+/// Where a command writes the trace it makes.
+struct TraceOutput: ParsableArguments {
+  @Option(
+    help: ArgumentHelp(
+      "The file to write (default, or -: standard output).", valueName: "file"))
+  var out: String?
+
+  func write(_ text: String, _ tool: ToolContext) throws {
+    guard let out, out != "-" else {
+      tool.terminal.write(text)
+      return
+    }
+    do {
+      try Data(text.utf8).write(to: URL(fileURLWithPath: out))
+    } catch {
+      throw TraceError(.unreadable, file: out, "cannot be written: \(error.localizedDescription)")
+    }
+  }
+}
+
 /// `geosim trace inspect`.
 struct TraceInspectCommand: ToolCommand {
   static let path = ["trace", "inspect"]
@@ -89,8 +109,7 @@ struct TraceConvertCommand: ToolCommand {
   @Option(help: "The format to write.")
   var to: WritableTraceFormat
 
-  @Option(help: ArgumentHelp("The file to write (default: standard output).", valueName: "file"))
-  var out: String?
+  @OptionGroup var output: TraceOutput
 
   @Option(
     help: ArgumentHelp(
@@ -103,7 +122,7 @@ struct TraceConvertCommand: ToolCommand {
       let speed = try speed.map(TraceCommand.speedProfile)
       var trace = try input.read(tool)
       if let speed { trace = try trace.timed(speed: speed.speed) }
-      try TraceCommand.output(try trace.text(in: to.format), to: out, tool)
+      try output.write(try trace.text(in: to.format), tool)
     }
   }
 }
@@ -144,8 +163,7 @@ struct TraceSynthCommand: ToolCommand {
   @Option(help: "The format to write.")
   var to: WritableTraceFormat = .gpx
 
-  @Option(help: ArgumentHelp("The file to write (default: standard output).", valueName: "file"))
-  var out: String?
+  @OptionGroup var output: TraceOutput
 
   func validate() throws {
     guard interval.isFinite, interval >= TraceSynthesis.minimumInterval else {
@@ -178,7 +196,7 @@ struct TraceSynthCommand: ToolCommand {
       let trace = try TraceSynthesis.trace(
         through: list, profile: profile, interval: interval, start: startSeconds,
         name: "synthesized")
-      try TraceCommand.output(try trace.text(in: to.format), to: out, tool)
+      try output.write(try trace.text(in: to.format), tool)
     }
   }
 }
@@ -210,18 +228,6 @@ extension TraceCommand {
     for issue in trace.skipped {
       tool.terminal.writeError(
         file + (issue.line.map { ":\($0)" } ?? "") + ": " + issue.message + "\n")
-    }
-  }
-
-  static func output(_ text: String, to path: String?, _ tool: ToolContext) throws {
-    guard let path, path != "-" else {
-      tool.terminal.write(text)
-      return
-    }
-    do {
-      try Data(text.utf8).write(to: URL(fileURLWithPath: path))
-    } catch {
-      throw TraceError(.unreadable, file: path, "cannot be written: \(error.localizedDescription)")
     }
   }
 

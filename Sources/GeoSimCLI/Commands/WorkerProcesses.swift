@@ -1,6 +1,12 @@
 import Foundation
 import Synchronization
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// Runs units of work in worker processes of this tool: `jobs` workers at once, each given a
 /// chunk of units in order. A worker writes one result file per unit as it finishes it; when a worker
 /// dies, the first unit of its batch without a result is the one it died in — that unit becomes
@@ -32,9 +38,10 @@ struct WorkerProcesses: Sendable {
     }
 
     static func signalName(_ signal: Int32) -> String {
+      // The platform's own numbers: SIGBUS is 7 on Linux and 10 on macOS.
       let names: [Int32: String] = [
-        4: "SIGILL", 5: "SIGTRAP", 6: "SIGABRT", 7: "SIGBUS", 8: "SIGFPE", 9: "SIGKILL",
-        11: "SIGSEGV", 15: "SIGTERM",
+        SIGILL: "SIGILL", SIGTRAP: "SIGTRAP", SIGABRT: "SIGABRT", SIGBUS: "SIGBUS",
+        SIGFPE: "SIGFPE", SIGKILL: "SIGKILL", SIGSEGV: "SIGSEGV", SIGTERM: "SIGTERM",
       ]
       return names[signal].map { " (\($0))" } ?? ""
     }

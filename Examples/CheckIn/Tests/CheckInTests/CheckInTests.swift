@@ -48,4 +48,40 @@ import Testing
     let second = try GeoSimTest.replay(Self.scenario("office-then-gym"), catalog: .checkIn)
     #expect(first.world.simulation.log.jsonLines == second.world.simulation.log.jsonLines)
   }
+
+  @Test("a sweep over 30 seeds detects most office and gym entries, and writes its report")
+  func sweepOverSeeds() throws {
+    let sweep = try GeoSimTest.sweep(
+      Self.scenario("office-then-gym"), catalog: .checkIn, vary: ["seed=1..30"],
+      reportsTo: "Reports/sweep")
+    let all = try #require(sweep.groups.first)
+    #expect(all.runs.count == 30 && all.crashes == 0)
+    #expect(all.trueCrossings >= 60)
+    #expect(all.detected * 10 >= all.trueCrossings * 7, "\(all.detected) of \(all.trueCrossings)")
+  }
+
+  @Test("a walk built in code checks in at the office")
+  func walkBuiltInCode() throws {
+    let office = try Coordinate(latitude: 35.6621, longitude: 139.704)
+    var scenario = Scenario(
+      name: "walk-to-office", start: Date(timeIntervalSince1970: 1_775_000_000), duration: 1_800,
+      app: AppSelection(name: "CheckIn"))
+    scenario.device.promptAnswers = [.notifications: [.allow], .location: [.allowWhileUsing]]
+    scenario.trace = .synthesized(
+      waypoints: [
+        Waypoint(coordinate: try Coordinate(latitude: 35.658, longitude: 139.698)),
+        Waypoint(coordinate: office, dwell: 600),
+      ],
+      speed: "walk", interval: 1, startAt: 0)
+    scenario.timeline = [TimelineEvent(at: 0, .launch), TimelineEvent(at: 30, .background)]
+    scenario.expectations = [
+      Expectation(
+        name: "checked in at the office",
+        .notificationAfterEntry(
+          identifierPrefix: "checkin.Office", region: .init(center: office, radius: 150),
+          within: 180))
+    ]
+    let run = try GeoSimTest.replay(scenario, catalog: .checkIn, seed: 2)
+    run.expectExpectationsHold()
+  }
 }
