@@ -206,6 +206,11 @@ private func names(_ out: String) -> [String] {
     let piped = run(["query", "-", "--near", tokyo, "--within", "3km"], input: [text])
     #expect(piped.code == 0)
     #expect(piped.out == run(["query", yamanote, "--near", tokyo, "--within", "3km"]).out)
+    let csv = run(
+      ["query", "-", "--near", tokyo],
+      input: ["name,latitude,longitude", "Tokyo,35.681236,139.767125"])
+    #expect(csv.code == 0, "\(csv.err)")
+    #expect(csv.out.hasPrefix("count: 1, returned: 1\n"))
   }
 
   @Test func aBadDatasetNamesTheFileLineColumnAndWhatWasExpected() throws {

@@ -37,7 +37,8 @@ struct QueryCommand: ToolCommand {
 
   @Argument(
     help: ArgumentHelp(
-      "The stations: a JSON or CSV file (by extension), or - for JSON on standard input.",
+      "The stations: a JSON or CSV file (by extension), or - for standard input (JSON when it "
+        + "starts with '[', else CSV).",
       valueName: "dataset"))
   var dataset: String
 
@@ -217,9 +218,14 @@ struct QueryCommand: ToolCommand {
       throw DatasetError(message: "\(path): expected UTF-8 text")
     }
     let stations: [StationRecord]
+    // A file by its extension; standard input by its first character (JSON starts with `[`).
+    let csv =
+      file == "-"
+      ? text.first(where: { !$0.isWhitespace && $0 != "\u{FEFF}" }) != "["
+      : path.lowercased().hasSuffix(".csv")
     do {
       stations =
-        path.lowercased().hasSuffix(".csv")
+        csv
         ? try GeoDatastore.stations(csv: text, file: path)
         : try GeoDatastore.stations(json: text, file: path)
     } catch {
