@@ -41,8 +41,7 @@ public final class ReportFolder: Sendable {
   public func add(_ run: ScenarioRun) throws {
     let name = run.scenario.name
     let folder = url.appendingPathComponent(name)
-    // The folder holds only what this replay writes.
-    try? FileManager.default.removeItem(at: folder)
+    ReportFiles.clearScenario(in: folder)
     let entry = try ReportFiles.writeScenario(
       run, resources: resources, to: folder, events: true)
     try added.withLock { added in

@@ -1,6 +1,7 @@
 import Foundation
 import JSON
 import Replay
+import Reporting
 import Testing
 
 @testable import GeoSimCLI
@@ -138,4 +139,19 @@ import Testing
     #expect(result.err.contains("checkin-sim replays only the apps it was built with"))
     #expect(result.err.contains("GeoSimCLI"))
   }
+}
+
+/// A replay writes only its own files: a scenario's folder in the output may be a folder of the
+/// user's own, and what else is in it stays.
+@Test func aReplayClearsOnlyTheFilesItWrites() throws {
+  let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+    "geosim-clear-tests-\(UUID().uuidString)/still")
+  try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+  defer { try? FileManager.default.removeItem(at: folder.deletingLastPathComponent()) }
+  for file in ["notes.txt", "report.md", "events.jsonl"] {
+    try Data("old\n".utf8).write(to: folder.appendingPathComponent(file))
+  }
+  ReportFiles.clearScenario(in: folder)
+  let left = try FileManager.default.contentsOfDirectory(atPath: folder.path)
+  #expect(left == ["notes.txt"])
 }

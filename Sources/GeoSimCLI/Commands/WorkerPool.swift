@@ -30,8 +30,8 @@ struct WorkerPool: Sendable {
     return try WorkerProcesses(executable: executable).run(
       count: scenarios.count, jobs: jobs,
       arguments: { units in arguments + units.map { scenarios[$0].file } },
-      // A scenario's folder holds only what its replay writes: start it afresh.
-      clear: { try? FileManager.default.removeItem(at: folder(scenarios[$0].name)) },
+      // A new replay's files must not sit beside an old one's.
+      clear: { ReportFiles.clearScenario(in: folder(scenarios[$0].name)) },
       read: { readResult(scenarios[$0].name) },
       crashed: { crashResult(scenarios[$0], ending: $1) },
       finished: { progress.finished($1.scenario) })

@@ -24,6 +24,15 @@ public enum ReportFiles {
     "sweep.json", "sweep.md", "sensitivity.svg", "latency.svg", "index.html",
   ]
 
+  /// Removes from a scenario's `folder` the files a replay writes there (and nothing else: the
+  /// folder is named by the scenario, and may be a folder of the user's own), so that a new
+  /// replay's files never sit beside an old one's.
+  public static func clearScenario(in folder: URL) {
+    for file in ["events.jsonl"] + scenarioFiles {
+      try? FileManager.default.removeItem(at: folder.appendingPathComponent(file))
+    }
+  }
+
   /// Writes a scenario's report into `folder`: `report.json`, `report.md`, its figures, and
   /// `result.json` last (its presence says the scenario finished). With `events`, writes the
   /// event log as `events.jsonl` first.
