@@ -341,6 +341,19 @@ private func weather(name: String, variant: String, expect: String = "pass") -> 
                        "region": {"latitude": 35.6285, "longitude": 139.7388, "radius": 200}, "within": 120}]}
     """
 
+  @Test func aSweepRemovesOnlyTheRunsItWrote() throws {
+    let dir = try folder(["alarm.scenario.json": alarm])
+    let runs = dir.appendingPathComponent("out/runs")
+    try FileManager.default.createDirectory(at: runs, withIntermediateDirectories: true)
+    try Data("keep\n".utf8).write(to: runs.appendingPathComponent("notes.txt"))
+    try Data("{}".utf8).write(to: runs.appendingPathComponent("7.json"))
+    let r = try geosim(
+      ["sweep", "alarm.scenario.json", "--vary", "seed=1..2", "--out", "out"], in: dir)
+    #expect(r.code == 0, "\(r.err)")
+    let left = try FileManager.default.contentsOfDirectory(atPath: runs.path).sorted()
+    #expect(left == ["0.json", "1.json", "notes.txt"])
+  }
+
   @Test func shardsMergeIntoTheWholeSweep() throws {
     let dir = try folder(["alarm.scenario.json": alarm])
     let vary = [

@@ -106,8 +106,14 @@ struct SweepCommand: ToolCommand {
     let outURL = URL(fileURLWithPath: out, isDirectory: true)
     try ScenarioInputs(files: [base], standardInput: nil).refuseOutputFolder(outURL)
     // A previous sweep's files must not sit beside this one's looking current.
-    for file in ReportFiles.sweepFiles + ["grid.json", "runs"] {
+    // Only the files a sweep writes: the folder may hold the user's own.
+    for file in ReportFiles.sweepFiles + ["grid.json"] {
       try? FileManager.default.removeItem(at: outURL.appendingPathComponent(file))
+    }
+    let runsFolder = outURL.appendingPathComponent("runs")
+    for file in (try? FileManager.default.contentsOfDirectory(atPath: runsFolder.path)) ?? []
+    where file.hasSuffix(".json") && Int(file.dropLast(5)) != nil {
+      try? FileManager.default.removeItem(at: runsFolder.appendingPathComponent(file))
     }
     // The workers read the scenario from here, not from the file (which may change meanwhile,
     // or be standard input).
