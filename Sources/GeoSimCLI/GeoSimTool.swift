@@ -42,7 +42,14 @@ public struct GeoSimTool: Sendable {
 
   /// Runs the tool on the process's arguments and exits with its exit code.
   public func main() -> Never {
-    exit(run(Array(CommandLine.arguments.dropFirst()), terminal: .standard))
+    let terminal = Terminal.standard
+    let code = run(Array(CommandLine.arguments.dropFirst()), terminal: terminal)
+    // Output that never arrived (a full disk, a closed pipe) is a failed command, not a success.
+    if let failure = terminal.outputFailure() {
+      terminal.writeError("\(name): cannot write to standard output: \(failure)\n")
+      exit(code == 0 ? 1 : code)
+    }
+    exit(code)
   }
 
   /// Runs the tool on `arguments` (without the program name) and returns the exit code.

@@ -40,6 +40,9 @@ public final class ReportFolder: Sendable {
   /// - Throws: a file that cannot be written, or a report that cannot be made.
   public func add(_ run: ScenarioRun) throws {
     let name = run.scenario.name
+    if let problem = ReportFiles.problem(withScenarioName: name) {
+      throw ScenarioError(file: run.scenarioLabel, path: "name", problem)
+    }
     let folder = url.appendingPathComponent(name)
     ReportFiles.clearScenario(in: folder)
     let entry = try ReportFiles.writeScenario(

@@ -116,6 +116,19 @@ import Testing
     #expect(broken.err.hasPrefix("<stdin>:1:"), "\(broken.err)")
   }
 
+  @Test(arguments: ["report.json", "Index.html", "results.json", ".hidden"])
+  func aScenarioMayNotBeNamedLikeTheRunsOwnFiles(name: String) throws {
+    let dir = try workspace()
+    var text = try String(
+      contentsOf: dir.appendingPathComponent("still.scenario.json"), encoding: .utf8)
+    text = text.replacingOccurrences(of: #""name": "still""#, with: #""name": "\#(name)""#)
+    let result = run(["validate", "-"], input: [text])
+    #expect(result.code == 2)
+    #expect(
+      result.err.contains("is taken by a file a replay writes in its output folder"),
+      "\(result.err)")
+  }
+
   @Test func aToolOfOnesOwnSaysItsNameAndWhichAppsItHas() throws {
     var apps = AppCatalog()
     apps.register("CheckIn") { _ in { preconditionFailure("never launched by validate") } }

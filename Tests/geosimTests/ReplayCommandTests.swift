@@ -287,7 +287,8 @@ private func weather(name: String, variant: String, expect: String = "pass") -> 
           printf '{"seq":0}\\n{"seq":1}\\n' > "$out/trapping/events.jsonl"
           echo "Fatal error: Unexpectedly found nil while unwrapping an Optional value" >&2
           kill -ILL $$ ;;
-        *) "\(geosimBinary.path)" replay-worker --out "$out" "$f" || exit $? ;;
+        *) env -u GEOSIM_WORKER_PARENT "\(geosimBinary.path)" replay-worker --out "$out" "$f" \\
+             || exit $? ;;
       esac
     done
     """.write(to: script, atomically: true, encoding: .utf8)
@@ -381,6 +382,75 @@ private func weather(name: String, variant: String, expect: String = "pass") -> 
         FileManager.default.fileExists(atPath: dir.appendingPathComponent("whole/\(file)").path))
     }
   }
+
+  @Test func aMergeIntoOneOfItsShardsReadsItBeforeWritingIt() throws {
+    let dir = try folder(["alarm.scenario.json": alarm])
+    for i in 1...2 {
+      let shard = try geosim(
+        [
+          "sweep", "alarm.scenario.json", "--out", "s\(i)", "--shard", "\(i)/2", "--vary",
+          "seed=1..4",
+        ],
+        in: dir)
+      #expect(shard.code == 0, "\(shard.err)")
+    }
+    let merged = try geosim(["merge", "s1", "s2", "--out", "s1"], in: dir)
+    #expect(merged.code == 0, "\(merged.err)")
+    let sweep = try JSONValue(
+      parsing: Data(contentsOf: dir.appendingPathComponent("s1/sweep.json")))
+    guard case .object(let members) = sweep, case .array(let runs)? = members["runs"] else {
+      Issue.record("no runs in the merged sweep")
+      return
+    }
+    #expect(runs.count == 4)
+  }
+
+  @Test func aWorkerWhoseToolHasEndedStopsAtOnce() throws {
+    let dir = try folder(["alarm.scenario.json": alarm])
+    let process = Process()
+    process.executableURL = geosimBinary
+    process.arguments = ["sweep-worker", "--out", dir.path, "0"]
+    // Not this process: the tool that started the worker is gone.
+    process.environment = ["GEOSIM_WORKER_PARENT": "1"]
+    let err = Pipe()
+    process.standardError = err
+    try process.run()
+    process.waitUntilExit()
+    #expect(process.terminationStatus == 3)
+    let message = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    #expect(message.contains("the tool that started this worker has ended"))
+  }
+
+  @Test func anOutputFolderIsWrittenByOneRunAtATime() throws {
+    let dir = try folder(["alarm.scenario.json": alarm])
+    let held = try OutputFolder(dir.appendingPathComponent("out"))
+    let second = try geosim(
+      ["sweep", "alarm.scenario.json", "--vary", "seed=1", "--out", "out"], in: dir)
+    #expect(second.code == 2)
+    #expect(second.err.contains("another run is writing to"), "\(second.err)")
+    held.release()
+    #expect(
+      !FileManager.default.fileExists(atPath: dir.appendingPathComponent("out/.geosim-lock").path))
+    let after = try geosim(
+      ["sweep", "alarm.scenario.json", "--vary", "seed=1", "--out", "out"], in: dir)
+    #expect(after.code == 0, "\(after.err)")
+  }
+
+  #if os(Linux)
+    @Test func outputThatCannotBeWrittenIsAFailedCommand() throws {
+      let process = Process()
+      process.executableURL = geosimBinary
+      process.arguments = ["trace", "synth", "--waypoints", "35,139;35.01,139"]
+      process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: "/dev/full"))
+      let err = Pipe()
+      process.standardError = err
+      try process.run()
+      process.waitUntilExit()
+      #expect(process.terminationStatus == 1)
+      let message = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+      #expect(message == "geosim: cannot write to standard output: No space left on device\n")
+    }
+  #endif
 
   @Test func aBadPointOrSpecificationIsBadInput() throws {
     let dir = try folder(["alarm.scenario.json": alarm])

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 #if canImport(Glibc)
   import Glibc
@@ -21,14 +22,33 @@ struct Terminal {
   /// The width help is wrapped to; `nil` for the terminal's own.
   var columns: Int? = 80
 
+  /// Why standard output lost something written to it, if it did.
+  var outputFailure: () -> String? = { nil }
+
   /// The process's own standard streams.
   static var standard: Terminal {
-    Terminal(
+    let output = StandardOutput()
+    return Terminal(
       readLine: { Swift.readLine(strippingNewline: true) },
-      write: { print($0, terminator: "") },
+      write: output.write,
       writeError: { FileHandle.standardError.write(Data($0.utf8)) },
       errorIsTerminal: isatty(2) == 1,
       readAll: { FileHandle.standardInput.readDataToEndOfFile() },
-      columns: nil)
+      columns: nil, outputFailure: output.failure)
   }
+}
+
+/// Standard output, written unbuffered, remembering the first write that failed.
+private final class StandardOutput: Sendable {
+  private let firstFailure = Mutex<String?>(nil)
+
+  func write(_ text: String) {
+    do {
+      try FileHandle.standardOutput.write(contentsOf: Data(text.utf8))
+    } catch {
+      firstFailure.withLock { $0 = $0 ?? OutputFolder.reason(error) }
+    }
+  }
+
+  func failure() -> String? { firstFailure.withLock { $0 } }
 }

@@ -97,6 +97,9 @@ struct ReplayCommand: ToolCommand {
       do {
         let scenario = try inputs.scenario(file, allowOutside: allowOutside)
         _ = try World(scenario: scenario, catalog: catalog, resources: resources)
+        if let problem = ReportFiles.problem(withScenarioName: scenario.name) {
+          throw ScenarioError(file: inputs.label(file), path: "name", problem)
+        }
         // Case-insensitively: the names become folders, and some file systems fold case.
         let key = scenario.name.lowercased()
         if let other = names[key] {
@@ -118,6 +121,8 @@ struct ReplayCommand: ToolCommand {
     let allowOutside = scenarios.allowOutsidePaths
     let outURL = URL(fileURLWithPath: out, isDirectory: true)
     try inputs.refuseOutputFolder(outURL)
+    let hold = try OutputFolder(outURL)
+    defer { withExtendedLifetime(hold) {} }
     // Everything is read and assembled before anything runs: bad input replays nothing.
     let checked = Self.check(inputs, catalog: tool.apps, allowOutside: allowOutside)
     for (_, error) in checked.invalid {

@@ -23,6 +23,7 @@ struct ReplayWorkerCommand: ToolCommand {
   @Option var standardInput: String?
 
   func run(in tool: ToolContext) throws -> Int32 {
+    WorkerLifetime.followParent()
     let input = try standardInput.map { try Data(contentsOf: URL(fileURLWithPath: $0)) }
     let inputs = ScenarioInputs(files: scenarios.paths, standardInput: input)
     let resources = ReplayResources()

@@ -105,6 +105,8 @@ struct SweepCommand: ToolCommand {
 
     let outURL = URL(fileURLWithPath: out, isDirectory: true)
     try ScenarioInputs(files: [base], standardInput: nil).refuseOutputFolder(outURL)
+    let hold = try OutputFolder(outURL)
+    defer { withExtendedLifetime(hold) {} }
     // A previous sweep's files must not sit beside this one's looking current.
     // Only the files a sweep writes: the folder may hold the user's own.
     for file in ReportFiles.sweepFiles + ["grid.json"] {
@@ -130,7 +132,7 @@ struct SweepCommand: ToolCommand {
       count: indices.count, jobs: jobs ?? ProcessInfo.processInfo.activeProcessorCount,
       arguments: { units in arguments + units.map { String(indices[$0]) } },
       clear: { try? FileManager.default.removeItem(at: Self.runURL(outURL, indices[$0])) },
-      read: { Self.readRun(outURL, indices[$0]) },
+      read: { Self.readRun(outURL, indices[$0], grid: grid) },
       crashed: { unit, ending in
         let run = SweepRun(
           index: indices[unit], values: grid.values(at: indices[unit]), crash: ending.reason)
@@ -151,9 +153,14 @@ struct SweepCommand: ToolCommand {
     out.appendingPathComponent("runs/\(index).json")
   }
 
-  static func readRun(_ out: URL, _ index: Int) -> SweepRun? {
-    guard let file = try? JSONFile(runURL(out, index).path) else { return nil }
-    return SweepRun(json: file.root)
+  /// The run a worker wrote for point `index`, if it is that point's (a file left by another
+  /// sweep is not).
+  static func readRun(_ out: URL, _ index: Int, grid: SweepGrid) -> SweepRun? {
+    guard let file = try? JSONFile(runURL(out, index).path),
+      let run = SweepRun(json: file.root), run.index == index,
+      run.values == grid.values(at: index)
+    else { return nil }
+    return run
   }
 }
 
@@ -172,6 +179,7 @@ struct SweepWorkerCommand: ToolCommand {
   @Argument var indices: [Int] = []
 
   func run(in tool: ToolContext) throws -> Int32 {
+    WorkerLifetime.followParent()
     let outURL = URL(fileURLWithPath: out, isDirectory: true)
     let setup = try JSONFile(outURL.appendingPathComponent("grid.json").path)
     guard case .object(let o) = setup.root, let gridJSON = o["grid"],
@@ -271,6 +279,8 @@ struct MergeCommand: ToolCommand {
       }
     }
     guard let base, let grid else { return 2 }
+    let hold = try OutputFolder(outURL)
+    defer { withExtendedLifetime(hold) {} }
     for file in ReportFiles.sweepFiles {
       try? FileManager.default.removeItem(at: outURL.appendingPathComponent(file))
     }

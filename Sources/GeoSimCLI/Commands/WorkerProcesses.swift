@@ -124,10 +124,7 @@ struct WorkerProcesses: Sendable {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: executable)
     process.arguments = arguments
-    var environment = ProcessInfo.processInfo.environment
-    // A trap should end the worker at once; symbolicated backtraces take seconds each.
-    environment["SWIFT_BACKTRACE"] = "enable=no"
-    process.environment = environment
+    process.environment = WorkerLifetime.environment()
     let errors = Pipe()
     process.standardError = errors
     process.standardOutput = FileHandle.nullDevice

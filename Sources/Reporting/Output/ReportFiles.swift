@@ -24,6 +24,14 @@ public enum ReportFiles {
     "sweep.json", "sweep.md", "sensitivity.svg", "latency.svg", "index.html",
   ]
 
+  /// Why a scenario cannot be called `name` in a replay's folder, where its folder sits beside
+  /// the run's own files; `nil` when it can.
+  public static func problem(withScenarioName name: String) -> String? {
+    let taken = runFiles + [".geosim-lock", ".standard-input.scenario.json"]
+    guard taken.contains(name.lowercased()) || name.hasPrefix(".") else { return nil }
+    return "the name '\(name)' is taken by a file a replay writes in its output folder"
+  }
+
   /// Removes from a scenario's `folder` the files a replay writes there (and nothing else: the
   /// folder is named by the scenario, and may be a folder of the user's own), so that a new
   /// replay's files never sit beside an old one's.
