@@ -318,6 +318,47 @@ private func weather(name: String, variant: String, expect: String = "pass") -> 
   }
 }
 
+/// A worker that cannot write its output ends the run with the reason; it is not a crash.
+@Suite struct OutputFailureTests {
+  #if os(Linux)
+    @Test func aWorkerThatCannotWriteItsEventsSaysSoAndEndsWithItsOwnStatus() throws {
+      let dir = try folder(["a.scenario.json": weather(name: "full", variant: "corrected")])
+      let scenario = dir.appendingPathComponent("out/full")
+      try FileManager.default.createDirectory(at: scenario, withIntermediateDirectories: true)
+      try FileManager.default.createSymbolicLink(
+        atPath: scenario.appendingPathComponent("events.jsonl").path,
+        withDestinationPath: "/dev/full")
+      let worker = try geosim(["replay-worker", "--out", "out", "a.scenario.json"], in: dir)
+      #expect(worker.code == 4)
+      #expect(worker.err.hasPrefix("geosim replay-worker: cannot write /"))
+      #expect(worker.err.hasSuffix("/out/full/events.jsonl: No space left on device\n"))
+    }
+  #endif
+
+  @Test func theToolStopsTheRunWhenAWorkerCannotWrite() throws {
+    let dir = try folder(["a.scenario.json": weather(name: "w", variant: "corrected")])
+    let script = dir.appendingPathComponent("worker.sh")
+    try """
+    #!/bin/sh
+    echo "geosim replay-worker: cannot write out/w/report.json: No space left on device" >&2
+    exit 4
+    """.write(to: script, atomically: true, encoding: .utf8)
+    try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: script.path)
+    let pool = WorkerPool(
+      executable: script.path, out: dir.appendingPathComponent("out"), seed: nil,
+      allowOutside: false)
+    let progress = Progress(
+      total: 1, terminal: Terminal(readLine: { nil }, write: { _ in }, writeError: { _ in }))
+    #expect {
+      _ = try pool.run(
+        [(file: dir.appendingPathComponent("a.scenario.json").path, name: "w")], jobs: 1,
+        progress: progress)
+    } throws: { error in
+      "\(error)" == "geosim replay-worker: cannot write out/w/report.json: No space left on device"
+    }
+  }
+}
+
 /// The benchmark's walk is a real replay: the alarm rings at the end of the hour.
 @Test func theBenchmarkWalkRingsOnArrival() throws {
   let run = try ScenarioRun(

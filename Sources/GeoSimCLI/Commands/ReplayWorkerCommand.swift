@@ -4,6 +4,12 @@ import Replay
 import Reporting
 import SimKernel
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// `replay-worker --out DIR [--seed N] [--allow-outside-paths] [--standard-input FILE] FILE...`
 /// (internal, started by `replay`): runs the scenarios one after the other in this process,
 /// streaming each one's events to `<out>/<name>/events.jsonl` and writing its reports, and
@@ -30,19 +36,61 @@ struct ReplayWorkerCommand: ToolCommand {
     for file in inputs.files {
       let scenario = try inputs.scenario(file, allowOutside: scenarios.allowOutsidePaths)
       let folder = URL(fileURLWithPath: out).appendingPathComponent(scenario.name)
-      try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-      let eventsURL = folder.appendingPathComponent("events.jsonl")
-      guard FileManager.default.createFile(atPath: eventsURL.path, contents: nil) else {
-        throw BadInput("cannot create \(eventsURL.path)")
+      // What this worker cannot write ends it with its own status, so that the tool reports a
+      // failed write, not a crash of the app.
+      do {
+        try replay(scenario, to: folder, tool: tool, resources: resources)
+      } catch let error as OutputFailure {
+        tool.terminal.writeError("\(tool.name) replay-worker: \(error.message)\n")
+        return OutputFailure.exitStatus
       }
-      let events = try FileHandle(forWritingTo: eventsURL)
-      defer { try? events.close() }
-      // Unbuffered, one write per entry: a trap in the app must not lose the last events.
-      let run = try ScenarioRun(scenario, catalog: tool.apps, resources: resources, seed: seed) {
-        events.write(Data((EventLog.jsonLine($0) + "\n").utf8))
-      }
-      try ReportFiles.writeScenario(run, resources: resources, to: folder)
     }
     return 0
   }
+
+  private func replay(
+    _ scenario: Scenario, to folder: URL, tool: ToolContext, resources: ReplayResources
+  ) throws {
+    let eventsURL = folder.appendingPathComponent("events.jsonl")
+    do {
+      try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    } catch {
+      throw OutputFailure("cannot create \(folder.path): \(OutputFolder.reason(error))")
+    }
+    let descriptor = open(eventsURL.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+    guard descriptor >= 0 else {
+      throw OutputFailure("cannot write \(eventsURL.path): \(String(cString: strerror(errno)))")
+    }
+    let events = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
+    // Unbuffered, one write per entry: a trap in the app must not lose the last events.
+    var lost: (any Error)?
+    let run = try ScenarioRun(scenario, catalog: tool.apps, resources: resources, seed: seed) {
+      guard lost == nil else { return }
+      do {
+        try events.write(contentsOf: Data((EventLog.jsonLine($0) + "\n").utf8))
+      } catch {
+        lost = error
+      }
+    }
+    if let lost {
+      throw OutputFailure("cannot write \(eventsURL.path): \(OutputFolder.reason(lost))")
+    }
+    do {
+      try ReportFiles.writeScenario(run, resources: resources, to: folder)
+    } catch let error as ReportWriteError {
+      throw OutputFailure(error.description)
+    }
+  }
+}
+
+/// A file a worker could not write: the worker ends with ``exitStatus`` and the tool stops the
+/// run with the message.
+struct OutputFailure: Error, CustomStringConvertible {
+  /// The status a worker ends with when it could not write its output.
+  static let exitStatus: Int32 = 4
+
+  let message: String
+  init(_ message: String) { self.message = message }
+
+  var description: String { message }
 }

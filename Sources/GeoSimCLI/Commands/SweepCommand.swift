@@ -200,8 +200,13 @@ struct SweepWorkerCommand: ToolCommand {
       let sweepRun = SweepRun(
         index: index, values: grid.values(at: index), result: run.result,
         geofence: report.geofence, search: report.search)
-      try ReportWriter.write(
-        sweepRun.json.jsonText + "\n", to: SweepCommand.runURL(outURL, index))
+      do {
+        try ReportWriter.write(
+          sweepRun.json.jsonText + "\n", to: SweepCommand.runURL(outURL, index))
+      } catch {
+        tool.terminal.writeError("\(tool.name) sweep-worker: \(error)\n")
+        return OutputFailure.exitStatus
+      }
     }
     return 0
   }

@@ -84,6 +84,12 @@ struct WorkerProcesses: Sendable {
             while !remaining.isEmpty {
               remaining.forEach(clear)
               let ending = try launch(arguments(remaining))
+              if !ending.signalled, ending.status == OutputFailure.exitStatus {
+                // The worker could not write its output: the run cannot go on, and it is not a
+                // crash of the app.
+                let lines = ending.stderr.split(separator: "\n")
+                throw OutputFailure(lines.last.map(String.init) ?? "a worker could not write")
+              }
               var rest: [Int] = []
               for (position, unit) in remaining.enumerated() {
                 if let result = read(unit) {

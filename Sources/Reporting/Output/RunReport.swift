@@ -409,14 +409,48 @@ enum MarkdownHTML {
 /// leaves a half-written file in place.
 public enum ReportWriter {
   /// Writes `text` to `url`, creating its folder.
-  public static func write(_ text: String, to url: URL) throws {
+  public static func write(_ text: String, to url: URL) throws(ReportWriteError) {
     try write(Data(text.utf8), to: url)
   }
 
   /// Writes `data` to `url`, creating its folder.
-  public static func write(_ data: Data, to url: URL) throws {
-    try FileManager.default.createDirectory(
-      at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-    try data.write(to: url, options: .atomic)
+  ///
+  /// - Throws: ``ReportWriteError`` naming the file and why (a full disk, a missing permission).
+  public static func write(_ data: Data, to url: URL) throws(ReportWriteError) {
+    do {
+      try FileManager.default.createDirectory(
+        at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+      try data.write(to: url, options: .atomic)
+    } catch {
+      throw ReportWriteError(file: url.path, underlying: error)
+    }
   }
+}
+
+/// A report file that could not be written: the file and the system's reason, without
+/// Foundation's error domains and codes.
+public struct ReportWriteError: Error, Sendable, CustomStringConvertible {
+  /// The file.
+  public let file: String
+  /// Why, in the system's words (`No space left on device`).
+  public let reason: String
+
+  init(file: String, underlying error: any Error) {
+    self.file = file
+    let nsError = error as NSError
+    if let posix = nsError.userInfo[NSUnderlyingErrorKey] as? NSError,
+      posix.domain == NSPOSIXErrorDomain, let code = POSIXErrorCode(rawValue: Int32(posix.code))
+    {
+      reason = POSIXError(code).localizedDescription
+    } else if nsError.domain == NSPOSIXErrorDomain,
+      let code = POSIXErrorCode(rawValue: Int32(nsError.code))
+    {
+      reason = POSIXError(code).localizedDescription
+    } else {
+      reason = error.localizedDescription
+    }
+  }
+
+  /// `cannot write FILE: reason`.
+  public var description: String { "cannot write \(file): \(reason)" }
 }
