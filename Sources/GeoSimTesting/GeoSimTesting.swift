@@ -28,7 +28,7 @@ public enum GeoSimTest {
 
   /// Reads the scenario file at `path` and replays it in this process.
   ///
-  /// - Throws: ``ScenarioError`` for a scenario that cannot be read or assembled.
+  /// - Throws: `ScenarioError` for a scenario that cannot be read or assembled.
   public static func replay(
     _ path: String, catalog: AppCatalog, seed: UInt64? = nil,
     allowPathsOutsideFolder: Bool = false
