@@ -55,7 +55,12 @@ public enum GeographicShapes {
   /// shapes up to a few hundred kilometres — so a line from 179.9° to −179.9° crosses the
   /// antimeridian instead of going round the world. A negative distance shrinks polygons.
   ///
-  /// - Parameter quadrantSegments: segments per quarter circle of the round joins and caps.
+  /// - Parameters:
+  ///   - geometry: the shape, in longitude/latitude degrees.
+  ///   - meters: the distance; negative to shrink polygons.
+  ///   - quadrantSegments: segments per quarter circle of the round joins and caps.
+  ///   - context: the GEOS context that computes the buffer.
+  ///   - geodesic: the ellipsoid of the local projection.
   public static func buffer(
     _ geometry: Geometry, meters: Double, quadrantSegments: Int = 8, context: GEOSContext,
     geodesic: Geodesic = .wgs84

@@ -32,7 +32,7 @@ public enum GeoSimTest {
   /// Reads the scenario file at `path` and replays it in this process; with `reports`, writes
   /// its reports there as `geosim replay` would.
   ///
-  /// - Throws: ``ScenarioError`` for a scenario that cannot be read or assembled.
+  /// - Throws: `ScenarioError` for a scenario that cannot be read or assembled.
   public static func replay(
     _ path: String, catalog: AppCatalog, seed: UInt64? = nil,
     allowPathsOutsideFolder: Bool = false, reports: ReportFolder? = nil

@@ -8,7 +8,7 @@ import SimKernel
 /// ## The model
 /// Between two samples the device moves along the geodesic joining them at constant speed
 /// (as Device's `Trajectory` moves the simulated phone). Each segment is taken in the azimuthal equidistant projection centred on
-/// the circle (``LocalProjection``), where distances from the centre are exact, so the circle is
+/// the circle (`LocalProjection`), where distances from the centre are exact, so the circle is
 /// a true circle of the given radius in metres. A geodesic segment is not quite straight there,
 /// but its bow is about L² s / (8 R²) for a segment of length L at s from the centre (R the
 /// Earth's radius): under a micrometre for a kilometre-long segment near a kilometre-wide fence.
@@ -69,7 +69,7 @@ public struct CircleVisits: Sendable {
 
   /// The visits of `track` to the circle of `radius` metres around `center`.
   ///
-  /// - Throws: ``GeoError`` if GEOS fails on a crossing's linear referencing.
+  /// - Throws: `GeoError` if GEOS fails on a crossing's linear referencing.
   public init(center: Coordinate, radius: Double, track: TrueTrack, geos: GEOSContext) throws {
     self.center = center
     self.radius = radius

@@ -5,7 +5,7 @@ import Replay
 extension AppCatalog {
   /// The five reference apps (`ThreeWordLocator`, `StationFinder`, `PinDrop`, `WeatherWidget`,
   /// `ArrivalAlarm`), each `as-published` and `corrected`: the apps `geosim replay` knows.
-  /// Add your own with ``AppCatalog/register(_:variants:events:make:)``.
+  /// Add your own with `AppCatalog.register(_:variants:events:make:)`.
   public static var referenceApps: AppCatalog {
     var catalog = AppCatalog()
     let variants = ReferenceAppVariant.allCases.map(\.rawValue)

@@ -62,6 +62,7 @@ public struct AppCatalog: Sendable {
   /// Registers (or replaces) the app called `name`.
   ///
   /// - Parameters:
+  ///   - name: the name a scenario's `app.name` gives.
   ///   - variants: the variant names the app accepts; empty when it has none. A scenario
   ///     naming an app with variants must pick one.
   ///   - events: the names of the events the app records with `Phone.recordAppEvent` (source

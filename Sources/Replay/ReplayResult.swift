@@ -160,7 +160,7 @@ public struct ReplayResult: Sendable, Hashable {
     public var label: String { rawValue.uppercased() }
   }
 
-  /// The result as a JSON object (stable key order when written with ``JSONValue/jsonText``).
+  /// The result as a JSON object (stable key order when written with `JSONValue.jsonText`).
   public var json: JSONValue {
     var object: [String: JSONValue] = [
       "scenario": .string(scenario),

@@ -100,7 +100,7 @@ public struct DeviceSetup: Sendable {
   public var restricted = false
   /// Scripted answers per prompt kind, used in order.
   public var promptAnswers: [PromptKind: [PromptAnswer]] = [:]
-  /// Seconds the user takes to answer a scripted prompt (``UserScript``'s default when `nil`).
+  /// Seconds the user takes to answer a scripted prompt (`UserScript`'s default when `nil`).
   public var answerDelay: Double?
   /// The screen size in points (an iPhone 15's 393 × 852 by default).
   public var screen = Size(width: 393, height: 852)
@@ -133,7 +133,7 @@ public struct AppSelection: Sendable {
 
 /// A station list for the datastore.
 public struct DatasetSource: Sendable {
-  /// The JSON or CSV file (``GeoDatastore/stations(json:file:)``).
+  /// The JSON or CSV file (`GeoDatastore.stations(json:file:)`).
   public var file: URL
   /// The NCMB class the stations go into.
   public var className = "Station"
@@ -175,7 +175,7 @@ public struct EnvironmentSetup: Sendable {
   public init() {}
 }
 
-/// Overrides of a ``LinkProfile`` (`nil` keeps the default).
+/// Overrides of a `LinkProfile` (`nil` keeps the default).
 public struct LinkSetup: Sendable {
   /// Median round trip, seconds.
   public var latencyMedian: Double?

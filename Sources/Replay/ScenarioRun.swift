@@ -14,6 +14,8 @@ public final class ScenarioRun {
   /// Builds the world for `scenario`, runs it to its end and evaluates its expectations.
   ///
   /// - Parameters:
+  ///   - scenario: the scenario to replay.
+  ///   - catalog: the apps the scenario may name.
   ///   - resources: the shared read-only data (one ``ReplayResources`` per process).
   ///   - seed: replaces the scenario's seed.
   ///   - eventSink: receives every log entry as it is recorded (a worker streams them to a

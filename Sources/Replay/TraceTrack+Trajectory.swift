@@ -15,7 +15,7 @@ extension TraceTrack {
   /// not after the previous kept point's (duplicates, a clock stepping back) are dropped, because a
   /// trajectory's times must strictly increase.
   ///
-  /// - Throws: ``DeviceError`` with code ``DeviceErrorCode/invalidTrajectory`` if a point has no
+  /// - Throws: `DeviceError` with code `DeviceErrorCode.invalidTrajectory` if a point has no
   ///   time (give the trace times from a speed first with `Trace.timed(speed:start:)`), or if a
   ///   point would fall more than ``maximumOffset`` seconds from the simulation's epoch, beyond
   ///   what its nanosecond clock holds.

@@ -32,7 +32,7 @@ extension World {
   /// The first instant the true trajectory is inside `circle` (interpolated between samples),
   /// and where it is then; `nil` if it never enters.
   ///
-  /// - Throws: ``GeoError`` if GEOS fails.
+  /// - Throws: `GeoError` if GEOS fails.
   public func firstTrueEntry(into circle: Expectation.Circle) throws -> (
     time: SimTime, coordinate: Coordinate
   )? {

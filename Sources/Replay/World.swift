@@ -59,9 +59,12 @@ public final class World {
   /// Everything a file provides (traces, datasets, gazetteer) is read here, so that bad input
   /// is reported before anything runs.
   ///
+  /// - Parameters:
+  ///   - scenario: the scenario to assemble.
+  ///   - catalog: the apps the scenario may name.
+  ///   - resources: shared read-only data, loaded once per process.
   /// - Throws: ``ScenarioError`` naming the scenario file, the place in it and what was
   ///   expected.
-  /// - Parameter resources: shared read-only data, loaded once per process.
   public init(scenario: Scenario, catalog: AppCatalog, resources: ReplayResources) throws {
     self.scenario = scenario
     let file = scenario.file ?? "<scenario>"

@@ -43,7 +43,7 @@ extension GeoDatastore {
   /// The text is read by `JSONDocument`, strictly (no trailing commas, duplicate keys, leading
   /// zeros or comments).
   ///
-  /// - Throws: ``CloudError`` with code ``CloudError/Code/invalidData`` whose message names the
+  /// - Throws: ``CloudError`` with code ``CloudErrorCode/invalidData`` whose message names the
   ///   file, line, column and JSON path and what was expected:
   ///   `stations.json:3:17: [2].latitude: expected a number, found a string`.
   public static func stations(json text: String, file: String) throws(CloudError)
@@ -104,7 +104,7 @@ extension GeoDatastore {
   /// and tab the header uses most; fields may be double-quoted, holding delimiters, `""` for a
   /// quote and line breaks; blank lines are skipped. Spaces around a cell are not part of it.
   ///
-  /// - Throws: ``CloudError`` with code ``CloudError/Code/invalidData`` whose message names the
+  /// - Throws: ``CloudError`` with code ``CloudErrorCode/invalidData`` whose message names the
   ///   file, the line on which the bad record starts and what was expected:
   ///   `stations.csv:4: latitude: expected a number in -90...90, found 'north'`; a quote that is
   ///   never closed names the line and column where it opens.

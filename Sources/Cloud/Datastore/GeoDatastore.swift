@@ -18,12 +18,12 @@ public struct DatastoreResult: Hashable, Sendable {
 /// with JSON fields and GeoPoints, and the SDK's geo queries, with NCMB's errors.
 ///
 /// Object ids come from a seeded generator, and dates from the simulation's clock (or
-/// ``SimTime/zero`` without one), so a world replays identically. Each GeoPoint field that a
+/// `SimTime.zero` without one), so a world replays identically. Each GeoPoint field that a
 /// query names gets a ``SpatialBackend``, rebuilt lazily after the class changes. When a
-/// ``Simulation`` is attached, every query is logged as source `"ncmb"`, event `"query"`, with
+/// `Simulation` is attached, every query is logged as source `"ncmb"`, event `"query"`, with
 /// the REST `where` JSON, the counts and an `invertedBox` flag.
 ///
-/// A datastore belongs to one world and one thread, like the ``Simulation`` it reads.
+/// A datastore belongs to one world and one thread, like the `Simulation` it reads.
 public final class GeoDatastore {
   /// The sphere's radius in metres: 6,371 km, Parse's and NCMB's `km / 6371` conversion.
   public static let earthRadius = 6_371_000.0
@@ -33,7 +33,7 @@ public final class GeoDatastore {
   public var backendKind: SpatialBackendKind {
     didSet { for store in classes.values { store.indexes = [:] } }
   }
-  /// The wall-clock date of ``SimTime/zero``, for the REST dates.
+  /// The wall-clock date of `SimTime.zero`, for the REST dates.
   public let epoch: Date
   private let simulation: Simulation?
   private var random: SplitMix64

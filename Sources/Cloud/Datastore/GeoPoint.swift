@@ -43,7 +43,7 @@ public struct GeoPoint: Hashable, Sendable, CustomStringConvertible {
     ])
   }
 
-  /// The point as a normalized ``Coordinate`` (a longitude of 180 becomes −180).
+  /// The point as a normalized `Coordinate` (a longitude of 180 becomes −180).
   public var coordinate: Coordinate {
     // Both values were validated, so this cannot fail.
     (try? Coordinate(latitude: latitude, longitude: longitude))!

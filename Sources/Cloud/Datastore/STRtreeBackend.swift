@@ -1,7 +1,7 @@
 import Foundation
 import Geo
 
-/// The default backend: GEOS's sort-tile-recursive R-tree (Geo's ``STRtree``) in memory.
+/// The default backend: GEOS's sort-tile-recursive R-tree (Geo's `STRtree`) in memory.
 ///
 /// Each point is a degenerate envelope at (longitude, latitude). The tree answers planar
 /// envelope searches only, so the spherical shapes are decomposed first, as for
@@ -12,7 +12,7 @@ import Geo
 /// two ranges; k-nearest searches widen a cap until it holds k points. The answers are
 /// therefore identical to brute force.
 ///
-/// The backend owns its ``GEOSContext``, and like the datastore it is used from one thread.
+/// The backend owns its `GEOSContext`, and like the datastore it is used from one thread.
 /// The tree is bulk-loaded in O(n log n) whenever the class changes.
 public final class STRtreeBackend: SpatialBackend {
   private let context = GEOSContext()

@@ -19,7 +19,7 @@ public struct SpatialHit: Hashable, Sendable {
 /// geo query. Every backend must return exactly what ``BruteForceBackend`` returns.
 ///
 /// Distances are great-circle distances on a sphere of radius ``GeoDatastore/earthRadius``
-/// computed by ``greatCircleDistance(from:to:radius:)``; a point at exactly the limit is
+/// computed by `greatCircleDistance(from:to:radius:)`; a point at exactly the limit is
 /// inside. Equal distances are ordered by row, so all answers are deterministic.
 public protocol SpatialBackend: AnyObject {
   /// Replaces the indexed points; a point's row is its position in `points`.
@@ -39,7 +39,7 @@ public enum SpatialBackendKind: Hashable, Sendable, CustomStringConvertible {
   /// ``STRtreeBackend``: GEOS's STRtree over longitude–latitude envelopes, in memory (the
   /// default).
   case strtree
-  /// ``InMemoryIndexBackend``: Geo's ``PointIndex`` k-d tree over unit vectors, in memory.
+  /// ``InMemoryIndexBackend``: Geo's `PointIndex` k-d tree over unit vectors, in memory.
   case inMemory
   /// ``SQLiteBackend``: an R*Tree in a database file per class and field, named
   /// `<class>.<field>.sqlite` in `directory` (`nil` keeps the database in memory).
@@ -100,7 +100,7 @@ public final class BruteForceBackend: SpatialBackend {
   }
 }
 
-/// An in-memory alternative to the default ``STRtreeBackend``: Geo's ``PointIndex`` with the
+/// An in-memory alternative to the default ``STRtreeBackend``: Geo's `PointIndex` with the
 /// spherical metric.
 ///
 /// Its 3D unit-vector tree needs no special cases for the poles or the antimeridian and answers

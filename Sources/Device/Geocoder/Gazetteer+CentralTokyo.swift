@@ -22,7 +22,7 @@ extension Gazetteer {
   /// office among the 23 offices (``tokyoWardOffices``), clipped to the offices' convex hull
   /// widened by 2 km; that area is also 東京都, 日本 (JP).
   ///
-  /// Built with GEOS (``GEOSContext/voronoiCells(of:clippedTo:)``) in a local equirectangular
+  /// Built with GEOS (`GEOSContext.voronoiCells(of:clippedTo:)`) in a local equirectangular
   /// frame (longitudes scaled by cos 35.7°) so that "nearest office" is measured in metres, not
   /// degrees. Real ward borders follow rivers and streets, so points near a border can get the
   /// neighbouring ward — Tokyo Station, in 千代田区 丸の内, is nearer the 中央区 office and comes

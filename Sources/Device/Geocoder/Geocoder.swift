@@ -135,7 +135,9 @@ public final class Geocoder {
   /// request does, and its handler gets ``GeocodeErrorCode/geocodeFoundNoResult`` at once,
   /// without the server [?] (Apple documents no answer for it).
   ///
-  /// - Parameter reason: why the place is not a coordinate, for the log and the handler.
+  /// - Parameters:
+  ///   - reason: why the place is not a coordinate, for the log and the handler.
+  ///   - completionHandler: called on the app's main thread with no placemarks and the error.
   public func refuseReverseGeocode(
     _ reason: String, completionHandler: @escaping ([Placemark]?, GeocodeError?) -> Void
   ) {

@@ -34,7 +34,7 @@ public final class PointAnnotation: Annotation {
 ///
 /// It sits in ``MapView/annotations`` while ``MapView/showsUserLocation`` is on [A]. Before the
 /// phone has any fix, ``location`` is `nil` and ``coordinate`` is (0°, 0°) [?] (MapKit reports
-/// an invalid coordinate there, which ``Coordinate`` cannot hold).
+/// an invalid coordinate there, which `Coordinate` cannot hold).
 public final class UserLocation: Annotation {
   unowned let phone: Phone
 

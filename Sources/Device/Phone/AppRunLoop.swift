@@ -29,7 +29,9 @@ public final class AppRunLoop {
   /// Runs `body` in the app at the current instant, after everything already queued (a
   /// `DispatchQueue.main.async`).
   ///
-  /// - Parameter label: what the work is, for ``pendingWork`` (the code's file and line).
+  /// - Parameters:
+  ///   - label: what the work is, for ``pendingWork`` (the code's file and line).
+  ///   - body: the work.
   public func enqueue(_ label: String, _ body: @escaping () -> Void) {
     let item = register(.queued, label, due: phone.simulation.now)
     phone.process.call { [unowned(unsafe) self] in
@@ -45,6 +47,7 @@ public final class AppRunLoop {
   ///     the work stays pending for the rest of the run.
   ///   - kind: what kind of work waits.
   ///   - label: what the work is, for ``pendingWork``.
+  ///   - body: the work.
   /// - Returns: a handle that cancels the work.
   @discardableResult
   public func schedule(

@@ -3,7 +3,7 @@ import Geo
 import SimKernel
 
 /// A simulated phone running one app: location services, permissions, region monitoring,
-/// notifications, storage and lifecycle, all on one ``Simulation``'s clock.
+/// notifications, storage and lifecycle, all on one `Simulation`'s clock.
 ///
 /// The scenario drives it — ``launchApp()``, ``sendAppToBackground()``, Settings changes,
 /// ``answerPrompt(_:)`` — and the app reacts through ``LocationManager`` and its delegate. Every
@@ -11,8 +11,8 @@ import SimKernel
 /// one thread.
 ///
 /// The phone is made of services, each the one owner of its state: the app's process
-/// (``AppProcess``), the location permission (``AuthorizationService``), the managers and their
-/// updates (``LocationService``), region monitoring (``RegionService``), notifications
+/// (`AppProcess`), the location permission (`AuthorizationService`), the managers and their
+/// updates (`LocationService`), region monitoring (`RegionService`), notifications
 /// (``UserNotificationCenter``) and storage. A service changes its own state only and asks the
 /// others, through the phone, for theirs.
 public final class Phone {
@@ -43,8 +43,12 @@ public final class Phone {
   /// Creates a phone in `simulation`.
   ///
   /// - Parameters:
+  ///   - simulation: the world's kernel: its clock, its random streams and its event log.
+  ///   - geos: the world's GEOS context (region and area geometry).
   ///   - sensor: the sensor model turning the true trajectory into fixes; without one the
   ///     phone never gets a fix (as before the scenario's trace starts).
+  ///   - parameters: the phone's limits and timings (``PhoneParameters``).
+  ///   - user: how the simulated user answers prompts, and how long that takes.
   public init(
     simulation: Simulation, geos: GEOSContext, sensor: (any LocationSensor)?,
     parameters: PhoneParameters = PhoneParameters(), user: UserScript = UserScript()

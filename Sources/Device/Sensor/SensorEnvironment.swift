@@ -36,8 +36,8 @@ public enum EnvironmentKind: Int, Hashable, Sendable, CaseIterable, Comparable,
 /// Where positioning conditions differ from open sky: outage, indoor and urban-canyon areas.
 ///
 /// Areas are polygons or multipolygons in longitude (`x`) and latitude (`y`) degrees, in
-/// [−180, 180) like ``Coordinate``; an area that crosses the antimeridian must be split there into
-/// a multipolygon, as RFC 7946 asks and as ``GeographicShapes`` builds them. Containment is planar
+/// [−180, 180) like `Coordinate`; an area that crosses the antimeridian must be split there into
+/// a multipolygon, as RFC 7946 asks and as `GeographicShapes` builds them. Containment is planar
 /// in those degrees and includes the boundary (GEOS `covers`).
 ///
 /// Where areas overlap, the kind with the highest precedence wins: ``EnvironmentKind/outage`` over
@@ -51,7 +51,7 @@ public enum EnvironmentKind: Int, Hashable, Sendable, CaseIterable, Comparable,
 /// area that touches but does not fill its cell, so a trajectory far from every area, or deep
 /// inside one, never calls GEOS per fix.
 ///
-/// The environment keeps its ``GEOSContext`` and, like it, must stay on one thread.
+/// The environment keeps its `GEOSContext` and, like it, must stay on one thread.
 public final class SensorEnvironment {
   /// The areas as given, in the order given.
   public let areas: [(kind: EnvironmentKind, polygon: Geometry)]
@@ -108,12 +108,12 @@ public final class SensorEnvironment {
   /// Prepares the areas for fast lookups.
   ///
   /// - Parameters:
-  ///   - areas: each area's kind and polygon (a ``Geometry/polygon(_:)`` or
-  ///     ``Geometry/multiPolygon(_:)``, in longitude/latitude degrees).
+  ///   - areas: each area's kind and polygon (a `Geometry.polygon(_:)` or
+  ///     `Geometry.multiPolygon(_:)`, in longitude/latitude degrees).
   ///   - context: the GEOS context that prepares the polygons and answers lookups.
   /// - Throws: ``DeviceError`` with code ``DeviceErrorCode/invalidArgument`` if an area is not
   ///   a non-empty, valid polygon or multipolygon or is of kind ``EnvironmentKind/openSky``,
-  ///   naming the area's index; ``GeoError`` if GEOS fails.
+  ///   naming the area's index; `GeoError` if GEOS fails.
   /// - Complexity: O(*n* log *n*) to sort, plus one GEOS coverage test per area and grid cell it
   ///   reaches into.
   public init(

@@ -48,7 +48,7 @@ import SimKernel
 /// ## Cost
 /// A reading allocates nothing. It costs a trajectory lookup (O(1) for increasing times; between
 /// samples one midpoint step of the geodesic equations, within 0.2 mm of the exact position, see
-/// ``Trajectory/fastState(at:cursor:)``), an environment lookup (no GEOS call away from area
+/// `Trajectory.fastState(at:cursor:)`), an environment lookup (no GEOS call away from area
 /// edges), two normal deviates for the error and two for the velocity. Offsets are applied with
 /// local radii of curvature (first order, exact to millimetres for GNSS-sized errors), not a
 /// projection.

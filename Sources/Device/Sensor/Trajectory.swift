@@ -43,7 +43,7 @@ public struct TrajectorySample: Hashable, Sendable {
 /// A trajectory is a list of timed samples. Between two samples the device moves along the WGS84
 /// geodesic joining them at constant speed: the position at a time is found by solving the direct
 /// problem from the earlier sample with the segment's initial azimuth and the fraction of its
-/// length that the elapsed time stands for (Karney 2013, through ``Geodesic``). That is exact to
+/// length that the elapsed time stands for (Karney 2013, through `Geodesic`). That is exact to
 /// round-off, and the antimeridian and the poles need no special care. Altitude is interpolated
 /// linearly. This is how Xcode's GPX playback moves a simulated device too (straight lines between
 /// waypoints at constant speed, FIDELITY "What developers use instead today"), except that the
@@ -142,7 +142,7 @@ public struct Trajectory: Sendable {
   /// 0.
   ///
   /// - Complexity: O(log *n*) for *n* samples. Components that query in increasing time order
-  ///   keep a ``Cursor`` and pay O(1) per query instead.
+  ///   keep a `Cursor` and pay O(1) per query instead.
   public func state(at time: SimTime) -> TrueState? {
     var cursor = Cursor()
     return state(at: time, cursor: &cursor)

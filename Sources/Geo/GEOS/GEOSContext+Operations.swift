@@ -3,9 +3,13 @@ import CGEOS
 extension GEOSContext {
   /// The points within `distance` of the geometry (planar units), with round joins and caps.
   ///
-  /// - Parameter quadrantSegments: segments per quarter circle (GEOS's default is 8).
   /// A negative distance shrinks polygons. For a buffer in metres around geographic data use
-  /// ``GeographicShapes/buffer(_:meters:quadrantSegments:context:)``.
+  /// ``GeographicShapes/buffer(_:meters:quadrantSegments:context:geodesic:)``.
+  ///
+  /// - Parameters:
+  ///   - geometry: the shape, in planar units.
+  ///   - distance: the distance, in the geometry's units; negative to shrink polygons.
+  ///   - quadrantSegments: segments per quarter circle (GEOS's default is 8).
   public func buffer(_ geometry: Geometry, distance: Double, quadrantSegments: Int = 8) throws
     -> Geometry
   {

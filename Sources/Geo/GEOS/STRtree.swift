@@ -14,7 +14,10 @@ public final class STRtree<Element> {
 
   /// Bulk-loads the tree.
   ///
-  /// - Parameter nodeCapacity: children per node; GEOS recommends 10 and needs at least 2.
+  /// - Parameters:
+  ///   - items: each item's envelope and the element a query returns for it.
+  ///   - nodeCapacity: children per node; GEOS recommends 10 and needs at least 2.
+  ///   - context: the GEOS context the tree is built in and queried on.
   /// - Complexity: O(*n* log *n*).
   public init(
     _ items: [(envelope: Envelope, element: Element)], nodeCapacity: Int = 10,

@@ -22,7 +22,7 @@ public struct GeoJSONFeature: Hashable, Sendable {
 
 /// Reading and writing GeoJSON (RFC 7946).
 ///
-/// Reading is strict. The text is read by ``JSONDocument`` (no trailing commas, duplicate keys,
+/// Reading is strict. The text is read by `JSONDocument` (no trailing commas, duplicate keys,
 /// leading zeros or comments), and every problem is named by the file, the line and column and
 /// the path inside the document, such as
 /// `areas.geojson:12:7: features[3].geometry.coordinates[0][4]: expected a number, got a string`:
@@ -35,7 +35,7 @@ public enum GeoJSON {
   /// Reads a GeoJSON geometry object, or the geometry of a Feature; `file` names the text in
   /// errors (`<GeoJSON>` when it is not given).
   ///
-  /// - Throws: ``GeoError`` with code ``GeoError/Code/invalidFormat`` naming the file, line,
+  /// - Throws: ``GeoError`` with code ``GeoErrorCode/invalidFormat`` naming the file, line,
   ///   column and path of the first problem.
   public static func geometry(from data: Data, file: String? = nil) throws -> Geometry {
     let document = try parse(data, file: file)
@@ -45,7 +45,7 @@ public enum GeoJSON {
   /// Reads the features of a FeatureCollection; a single Feature or a bare geometry is read as
   /// a one-element list. `file` names the text in errors (`<GeoJSON>` when it is not given).
   ///
-  /// - Throws: ``GeoError`` with code ``GeoError/Code/invalidFormat`` naming the file, line,
+  /// - Throws: ``GeoError`` with code ``GeoErrorCode/invalidFormat`` naming the file, line,
   ///   column and path of the first problem.
   public static func features(from data: Data, file: String? = nil) throws -> [GeoJSONFeature] {
     let document = try parse(data, file: file)

@@ -4,7 +4,7 @@ import Device
 /// world's virtual time, one job at a time (Swift's `MainActor`, standing in for it in code
 /// that imports this module).
 ///
-/// Its executor is the ``AppExecutor`` of the phone whose world runs on the calling thread, so
+/// Its executor is the `AppExecutor` of the phone whose world runs on the calling thread, so
 /// that `@MainActor` types, `Task { @MainActor in … }` and `await MainActor.run { … }` run as
 /// kernel events of that world. Using it outside any world stops the process with a message
 /// that says how to run the code in one.

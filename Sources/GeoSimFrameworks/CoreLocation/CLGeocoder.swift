@@ -6,7 +6,7 @@ import Foundation
 public typealias CLGeocodeCompletionHandler = ([CLPlacemark]?, (any Error)?) -> Void
 
 /// Converts coordinates to addresses and back (`CLGeocoder`), over the phone's geocoder
-/// (``Device/Geocoder``) and its geocoding server (``Device/Phone/geocodingService``).
+/// (`Device.Geocoder`) and its geocoding server (`Device.Phone.geocodingService`).
 ///
 /// As Apple documents: requests are asynchronous and answered on the app's main thread, never
 /// inside the call [A]; the completion handler runs whether the request succeeded or not [A];

@@ -5,7 +5,7 @@ import Geo
 ///
 /// `CLLocationManager()` binds to the phone whose app is running on the calling thread; the
 /// behaviour — permissions, fixes, pauses, region monitoring, their delays and failures — is
-/// the phone's (``Device/LocationManager``), with Apple's names. Outside a world,
+/// the phone's (`Device.LocationManager`), with Apple's names. Outside a world,
 /// `CLLocationManager()` stops the process with a message saying how to run the code in one.
 open class CLLocationManager: NSObject {
   /// Receives fixes, region events, errors and authorization changes.
@@ -101,7 +101,7 @@ open class CLLocationManager: NSObject {
   /// location (iOS 14).
   ///
   /// `purposeKey` must be a key of the app's `NSLocationTemporaryUsageDescriptionDictionary`
-  /// (in GeoSim, the app's ``Device/SimulatedApp/infoPlist``) [A]. `completion` runs on the
+  /// (in GeoSim, the app's `Device.SimulatedApp.infoPlist`) [A]. `completion` runs on the
   /// app's main thread, never inside the call: with `nil` once the user has answered, whatever
   /// the answer, so read ``accuracyAuthorization`` then [A]; with `nil` at once when the app
   /// already has full accuracy [A]; with ``CLError/promptDeclined`` when the prompt cannot be

@@ -7,7 +7,7 @@ import Foundation
 /// For a point in Japan, as Core Location reports it: ``administrativeArea`` is the prefecture
 /// (東京都), ``locality`` the city or special ward (千代田区), ``subLocality`` the district
 /// (丸の内), ``thoroughfare`` the chōme and ``subThoroughfare`` the block number
-/// (``Device/Placemark``). The gazetteer knows no county, time zone, water body or areas of
+/// (`Device.Placemark`). The gazetteer knows no county, time zone, water body or areas of
 /// interest, so ``subAdministrativeArea``, ``timeZone``, ``inlandWater``, ``ocean``,
 /// ``areasOfInterest`` and ``region`` are always `nil`.
 open class CLPlacemark: NSObject, @unchecked Sendable {

@@ -4,13 +4,13 @@ import SimKernel
 /// The app's defaults database on the simulated phone (Foundation's `UserDefaults`, standing in
 /// for it in code that imports this module).
 ///
-/// Every object reads and writes one of the phone's stores (``Device/KeyValueStore``, from
-/// ``Device/Phone/userDefaults(suiteName:)``): `standard` the app's own, `init?(suiteName:)` an
+/// Every object reads and writes one of the phone's stores (`Device.KeyValueStore`, from
+/// `Device.Phone.userDefaults(suiteName:)`): `standard` the app's own, `init?(suiteName:)` an
 /// App Group's. The phone owns the stores, so values survive a relaunch of the app within a
 /// world; each world has its own phone and so its own stores, empty at the start as after a
 /// fresh install. Values registered with ``register(defaults:)`` are every store's fallback
 /// until the app's process ends. The typed getters coerce as Foundation's do (the rules are on
-/// ``Device/KeyValueStore``, each citing Apple); every write is in the event log (source
+/// `Device.KeyValueStore`, each citing Apple); every write is in the event log (source
 /// `defaults`).
 ///
 /// A value that is not a property-list object (an `NSNull`, a `URL` passed as `Any`, a custom

@@ -100,7 +100,7 @@ public struct MKCoordinateRegion: Sendable {
 
 /// A point on MapKit's flat map (`MKMapPoint`): spherical Mercator on a world 2²⁸ points wide,
 /// `x` east from the antimeridian and `y` south from the top edge, as Apple documents [A] (the
-/// phone's ``Geo/MapPoint``).
+/// phone's `Geo.MapPoint`).
 ///
 /// Like Apple's, it is not `Equatable`: compare its fields.
 public struct MKMapPoint: Sendable {

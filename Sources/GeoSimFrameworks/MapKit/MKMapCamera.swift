@@ -3,7 +3,7 @@ import Geo
 
 /// A viewpoint above the map (`MKMapCamera`): where it looks, from how far, and which way is up.
 ///
-/// The simulated map is flat and top-down (``Device/MapCamera``): it has a centre, a heading
+/// The simulated map is flat and top-down (`Device.MapCamera`): it has a centre, a heading
 /// and a scale, but no pitch. A camera read from ``MKMapView/camera`` has pitch 0 and its
 /// ``centerCoordinateDistance`` is the height that shows what the map shows; a camera given to
 /// the map is shown from straight above at that distance, its pitch dropped, as a map that

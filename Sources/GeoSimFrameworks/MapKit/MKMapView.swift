@@ -14,7 +14,7 @@ public protocol MKMapViewDelegate: NSObjectProtocol {}
 
 /// A map on the simulated phone's screen (`MKMapView`), as a model object: its camera, its
 /// annotations and the user's dot, with Apple's names, over the phone's map
-/// (``Device/MapView``: spherical Mercator on MapKit's 2²⁸-point world, MapKit's own pan,
+/// (`Device.MapView`: spherical Mercator on MapKit's 2²⁸-point world, MapKit's own pan,
 /// pinch and double-tap zoom, every change in the event log with source `map`).
 ///
 /// `MKMapView(frame:)` binds to the phone whose app runs on the calling thread. It is an
@@ -70,8 +70,8 @@ open class MKMapView: NSObject {
 
   /// The phone's map that this one drives (GeoSim's own, not Apple's): the same camera,
   /// annotations and gestures. A GeoSim app model shows it as its screen's map
-  /// (``Device/AppScreen/mapView``), and calls it for what MapKit has no name for, such as a
-  /// camera at a tile zoom level (``Device/MapCamera``).
+  /// (`Device.AppScreen.mapView`), and calls it for what MapKit has no name for, such as a
+  /// camera at a tile zoom level (`Device.MapCamera`).
   public var deviceMap: MapView { map }
 
   // MARK: Region and camera

@@ -34,7 +34,7 @@ import JSON
 /// `applicationWillTerminate` in both, as iOS does for a running app [A]; a crash, which gives
 /// none, is not modelled.
 ///
-/// The host is the app's screen for the scenario (``Device/AppScreen``): its map is the
+/// The host is the app's screen for the scenario (`Device.AppScreen`): its map is the
 /// `MKMapView` the app created most recently in this process [?], so the timeline's touches
 /// reach it; ``observableState`` describes that map and the app's state.
 public final class ApplicationHost: SimulatedApp, AppScreen {
@@ -62,7 +62,7 @@ public final class ApplicationHost: SimulatedApp, AppScreen {
     self.makeDelegate = makeDelegate
   }
 
-  /// The launch factory for ``Device/Phone/install(_:)`` or an app catalog: a new host, and so
+  /// The launch factory for `Device.Phone.install(_:)` or an app catalog: a new host, and so
   /// a new delegate, at every launch.
   public static func factory(
     infoPlist: InfoPlist = InfoPlist(),

@@ -3,7 +3,7 @@ import Device
 /// What a notification shows and plays (`UNNotificationContent`): immutable, as the system
 /// hands it back; make one with ``UNMutableNotificationContent``.
 ///
-/// The fields are those the phone models (``Device/NotificationContent``): title, subtitle,
+/// The fields are those the phone models (`Device.NotificationContent`): title, subtitle,
 /// body, sound, badge, category, thread and `userInfo`. Attachments, interruption levels,
 /// relevance scores and summary arguments are not provided. `userInfo` must hold property-list
 /// values under string keys: anything else makes `add` fail (on a device it stops the app when

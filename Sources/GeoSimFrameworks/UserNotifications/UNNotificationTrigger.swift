@@ -42,7 +42,7 @@ open class UNNotificationTrigger: NSObject, NSCopying, @unchecked Sendable {
 /// Apple: the interval must be greater than 0, and at least 60 seconds when the trigger
 /// repeats; iOS raises an exception when such a trigger is created, ending the app. GeoSim
 /// never stops the app for it: the trigger is created, and ``UNUserNotificationCenter/add(_:withCompletionHandler:)``
-/// fails with the phone's ``Device/DeviceError`` (code `invalidTrigger`, saying which rule
+/// fails with the phone's `Device.DeviceError` (code `invalidTrigger`, saying which rule
 /// the interval broke), logging `notifications.rejected` with reason `invalidTrigger`.
 open class UNTimeIntervalNotificationTrigger: UNNotificationTrigger, @unchecked Sendable {
   /// Seconds from the request's addition (and between deliveries, when it repeats).
@@ -114,12 +114,12 @@ open class UNCalendarNotificationTrigger: UNNotificationTrigger, @unchecked Send
 /// `notifyOnExit` say (`UNLocationNotificationTrigger`).
 ///
 /// The phone's region engine decides the crossing, as for region monitoring, and the region
-/// counts against the app's 20 (``docs/DEVICE.md``, region monitoring). The app needs location
+/// counts against the app's 20 (`docs/DEVICE.md`, region monitoring). The app needs location
 /// permission (When In Use or Always, precise) for it to fire [A]: without it the request is
 /// added, and its firing is suppressed (`notifications.suppressed`, cause
 /// `locationPermission`) and it stays pending. A region that cannot be monitored (no valid
 /// centre, a radius that is not a number between 0 and `maximumRegionMonitoringDistance`), or
-/// one region too many, makes `add` fail with the phone's ``Device/DeviceError``.
+/// one region too many, makes `add` fail with the phone's `Device.DeviceError`.
 open class UNLocationNotificationTrigger: UNNotificationTrigger, @unchecked Sendable {
   /// The region, copied when the trigger was made (later changes to the app's region object,
   /// such as its notify flags, do not reach the trigger) [A].

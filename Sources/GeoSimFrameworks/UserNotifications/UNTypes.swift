@@ -189,7 +189,7 @@ public final class UNNotificationSettings: NSObject, @unchecked Sendable {
 /// when the user denied notifications, ``Code-swift.enum/notificationInvalidNoDate`` for a
 /// calendar trigger no date matches. Where iOS has no error to give — a trigger it rejects with
 /// an exception when it is created, content it cannot carry, a region it cannot monitor or one
-/// too many — the completion handler gets the phone's ``Device/DeviceError`` saying why.
+/// too many — the completion handler gets the phone's `Device.DeviceError` saying why.
 public struct UNError: Error, Hashable, Sendable, CustomStringConvertible {
   /// The error codes (`UNError.Code`, Apple's cases and raw values).
   public enum Code: Int, Hashable, Sendable {

@@ -6,7 +6,7 @@ import SimKernel
 /// `current()` is the running world's phone's one center: the behaviour — the permission
 /// prompt, pending and delivered requests, the limit of 64 pending, the triggers, the region
 /// engine behind location triggers, and the log of it all (source `notifications`) — is the
-/// phone's (``Device/UserNotificationCenter``), with Apple's names. Pending and delivered
+/// phone's (`Device.UserNotificationCenter`), with Apple's names. Pending and delivered
 /// notifications belong to the system: they survive the app's relaunch; two worlds never share
 /// a center.
 ///
@@ -95,7 +95,7 @@ open class UNUserNotificationCenter: NSObject, @unchecked Sendable {
   /// `notifications.dropped` [A]. `completionHandler` gets an error when the request is
   /// refused, each refusal logged as `notifications.rejected`: a ``UNError`` where iOS has a
   /// code — notifications denied (`notificationsNotAllowed`), a calendar trigger no date
-  /// matches (`notificationInvalidNoDate`) — and the phone's ``Device/DeviceError`` where iOS
+  /// matches (`notificationInvalidNoDate`) — and the phone's `Device.DeviceError` where iOS
   /// stops the app with an exception (a time interval that is not positive, or under 60 s
   /// while repeating; `userInfo` that is not a property list) or documents nothing (a region
   /// that cannot be monitored; more than 20 regions with region monitoring).

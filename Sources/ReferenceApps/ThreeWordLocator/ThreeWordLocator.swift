@@ -26,7 +26,7 @@ import SimKernel
 /// The article's map is Google Maps' `GMSMapView`; here it is MapKit's `MKMapView` and its
 /// markers `MKPointAnnotation`s. Google's camera at a tile zoom level
 /// (`GMSCameraPosition(latitude:longitude:zoom:)`) has no MapKit name, so the two camera moves
-/// set the phone's camera under the `MKMapView` (``GeoSimFrameworks/MKMapView/deviceMap``) at
+/// set the phone's camera under the `MKMapView` (`GeoSimFrameworks.MKMapView.deviceMap`) at
 /// that zoom.
 ///
 /// As published (kept): only the ASCII space U+0020 becomes a dot (article, the

@@ -11,8 +11,8 @@ import SimKernel
 /// The model layer keeps the article's types: `AppDelegate` calls
 /// ``LocationManagerHelper/callLocationManager()`` in `didFinishLaunchingWithOptions`;
 /// ``UserDefaultsDataStore`` reads and writes `lat` / `lng` (`double(forKey:)`, 0 when never
-/// set) behind ``UserRepository``; ``WeatherViewModel`` builds the `WeatherRequestModel` from
-/// the repository and ``WeatherRepository`` sends it (`GET /data/3.0/onecall?lat=…&lon=…` to
+/// set) behind ``UserRepository``; `WeatherViewModel` builds the `WeatherRequestModel` from
+/// the repository and `WeatherRepository` sends it (`GET /data/3.0/onecall?lat=…&lon=…` to
 /// the `"weather"` service).
 ///
 /// - `callLocationManager()`: `requestWhenInUseAuthorization()`, then — without waiting for

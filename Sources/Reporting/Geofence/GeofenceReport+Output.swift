@@ -8,7 +8,7 @@ extension GeofenceReport {
   ///
   /// Times are seconds of virtual time rounded to the millisecond, distances metres rounded to
   /// the centimetre, coordinates degrees rounded to 10⁻⁷ (about a centimetre), rates to 10⁻⁴,
-  /// so that the same replay gives the same bytes through ``JSONValue/jsonText``.
+  /// so that the same replay gives the same bytes through `JSONValue.jsonText`.
   public var json: JSONValue {
     .object([
       "fences": .array(

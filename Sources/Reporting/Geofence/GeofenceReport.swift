@@ -9,7 +9,7 @@ import SimKernel
 /// the two match.
 ///
 /// Built from a ``ReportInput`` alone: fences from the event log (see ``Fence``), truth from the
-/// true trajectory (``CircleVisits``, interpolated between samples with GEOS linear
+/// true trajectory (`CircleVisits`, interpolated between samples with GEOS linear
 /// referencing), observations from the log (`region.didEnterRegion` / `didExitRegion`, and
 /// `notifications.delivered` of a location trigger).
 ///
@@ -135,7 +135,7 @@ public struct GeofenceReport {
     public let precision: Double?
     /// The median latency of the detections, in seconds; `nil` without any.
     public let latencyMedian: Double?
-    /// The 90th percentile latency (``Referee/quantile(_:_:)``: linear between the closest
+    /// The 90th percentile latency (`Referee.quantile(_:_:)`: linear between the closest
     /// ranks).
     public let latencyP90: Double?
     /// The largest latency.
@@ -157,14 +157,14 @@ public struct GeofenceReport {
 
   /// Analyses `input`, using `context` for GEOS.
   ///
-  /// - Throws: ``GeoError`` if GEOS fails.
+  /// - Throws: `GeoError` if GEOS fails.
   public init(input: ReportInput, context: GEOSContext) throws {
     try self.init(events: input.events, trueSamples: input.trueSamples, context: context)
   }
 
   /// Analyses an event log against the true trajectory, using `context` for GEOS.
   ///
-  /// - Throws: ``GeoError`` if GEOS fails.
+  /// - Throws: `GeoError` if GEOS fails.
   public init(events: [LogEntry], trueSamples samples: [TrajectorySample], context: GEOSContext)
     throws
   {

@@ -179,8 +179,8 @@ public struct ScenarioSummary: Sendable, Hashable {
   }
 }
 
-/// A scenario report that cannot be read back: a ``ScenarioError`` with the code
-/// ``ScenarioError/Code/invalidReport``, naming the report file, the place in it and what was
+/// A scenario report that cannot be read back: a `ScenarioError` with the code
+/// `ScenarioError.Code.invalidReport`, naming the report file, the place in it and what was
 /// expected there.
 public typealias ScenarioReportError = ScenarioError
 

@@ -50,7 +50,7 @@ public struct NCMBBoundaryCase: Hashable, Sendable {
 /// station inside ``boxMeant`` (edges included): the box spanned by the two corners whatever
 /// their order — latitudes from the smaller to the larger, longitudes the short way round
 /// (a span over 180° means the corners were swapped; a box across the antimeridian stays one),
-/// as the referee's ``NCMBBox`` states it (apart from the datastore's own code). ``swappedLatitudes`` and ``swappedLongitudes`` say
+/// as the referee's `NCMBBox` states it (apart from the datastore's own code). ``swappedLatitudes`` and ``swappedLongitudes`` say
 /// whether the corners as sent were inverted.
 ///
 /// This is also what an SVG map needs: the circle or the box as sent and as meant, the

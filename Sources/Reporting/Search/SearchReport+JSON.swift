@@ -7,7 +7,7 @@ extension SearchReport {
   /// The report as JSON (schema: docs/REPORTS.md, "Search performance").
   ///
   /// Times and durations are in seconds rounded to the millisecond, distances in metres
-  /// rounded to the centimetre and ratios to six decimals, so that ``JSONValue/jsonText``
+  /// rounded to the centimetre and ratios to six decimals, so that `JSONValue.jsonText`
   /// (sorted keys) gives the same bytes for the same run.
   public var json: JSONValue {
     .object([

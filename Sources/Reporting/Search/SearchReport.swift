@@ -55,10 +55,10 @@ public struct SearchReport: Sendable {
 public struct LatencyStatistics: Hashable, Sendable {
   /// How many values.
   public let count: Int
-  /// The median (``Referee/quantile(_:_:)`` at 0.5: the mean of the middle two for an even
+  /// The median (`Referee.quantile(_:_:)` at 0.5: the mean of the middle two for an even
   /// count).
   public let median: Double
-  /// The 90th percentile (``Referee/quantile(_:_:)`` at 0.9: linear between the closest
+  /// The 90th percentile (`Referee.quantile(_:_:)` at 0.9: linear between the closest
   /// ranks).
   public let p90: Double
   /// The largest value.

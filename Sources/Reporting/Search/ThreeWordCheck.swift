@@ -3,7 +3,7 @@ import Geo
 import JSON
 
 /// The round-trip check of a three-word answer: the answer is decoded again through Cloud's
-/// public ``ThreeWordAddressService`` rather than trusted as sent.
+/// public `ThreeWordAddressService` rather than trusted as sent.
 ///
 /// ## What it does not check
 /// This is not an independent referee. It decodes with the same grid, word lists and

@@ -64,7 +64,10 @@ public final class SimulationTimer: SimulationEventHandler {
 extension Simulation {
   /// A new timer in this simulation that calls `fire` each time it comes due.
   ///
-  /// - Parameter priority: the priority of its events among those at the same instant.
+  /// - Parameters:
+  ///   - priority: the priority of its events among those at the same instant.
+  ///   - fire: called each time the timer comes due; an error it throws is thrown by
+  ///     the call that is running the simulation.
   public func makeTimer(
     priority: EventPriority = .normal, _ fire: @escaping () throws -> Void
   ) -> SimulationTimer {
