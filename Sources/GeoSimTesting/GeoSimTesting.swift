@@ -60,8 +60,8 @@ public enum GeoSimTest {
   /// `"app.configuration.radius,expectations[0].region.radius=100,200"`. Unlike the tool, which
   /// runs points in worker processes, an app that traps here ends the test process.
   ///
-  /// - Throws: ``SweepError`` for a grid that does not parse or is too large,
-  ///   ``ScenarioError`` for a point whose scenario cannot be read or assembled.
+  /// - Throws: `SweepError` for a grid that does not parse or is too large, `ScenarioError`
+  ///   for a point whose scenario cannot be read or assembled.
   public static func sweep(
     _ path: String, catalog: AppCatalog, vary: [String], allowPathsOutsideFolder: Bool = false,
     reportsTo folder: String? = nil
