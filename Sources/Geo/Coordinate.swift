@@ -30,11 +30,10 @@ public struct Coordinate: Hashable, Sendable, CustomStringConvertible {
   /// Maps any finite longitude into [−180, 180).
   static func normalizedLongitude(_ longitude: Double) -> Double {
     if longitude >= -180 && longitude < 180 { return longitude }
-    var x = (longitude + 180).truncatingRemainder(dividingBy: 360)
-    if x < 0 { x += 360 }
-    let result = x - 180
-    // Rounding can land exactly on 180 for inputs just below a multiple of 360.
-    return result >= 180 ? -180 : result
+    // IEEE remainder is exact for every finite input and lands in [−180, 180]; shifting by
+    // 180 first would round away whole degrees once the input is above about 1e15.
+    let x = longitude.remainder(dividingBy: 360)
+    return x >= 180 ? -180 : x
   }
 
   /// A readable rendering for messages and logs.

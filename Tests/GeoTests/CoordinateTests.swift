@@ -24,6 +24,13 @@ import Testing
     #expect(c.longitude >= -180 && c.longitude < 180)
   }
 
+  /// Exactly, however large: 1e17 is 277777777777777 turns and 280°, which is −80°; shifting by
+  /// 180° before reducing read it as 9350837 m away from the origin instead of 8905559 m.
+  @Test(arguments: [(1e17, -80.0), (-1e17, 80), (1e16, -80), (3.6e300, -144), (-3.6e300, 144)])
+  func hugeLongitudesAreReducedExactly(input: Double, expected: Double) throws {
+    #expect(try Coordinate(latitude: 0, longitude: input).longitude == expected)
+  }
+
   @Test func polesAreValid() throws {
     #expect(try Coordinate(latitude: 90, longitude: 0).latitude == 90)
     #expect(try Coordinate(latitude: -90, longitude: 0).latitude == -90)

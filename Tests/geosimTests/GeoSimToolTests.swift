@@ -63,6 +63,12 @@ import Testing
     #expect(result.err.contains("line 4: expected 4 numbers"))
   }
 
+  @Test func aHugeLongitudeIsTheAngleGeographicLibReadsItAs() {
+    // GeographicLib (Python 2.0) Inverse(0, 0, 0, 1e17): azi1 = azi2 = -90, s12 = 8905559.263.
+    let result = run(["geodesic", "-p", "0"], input: ["0 0 0 1e17"])
+    #expect(result.out == "-90.00000 -90.00000 8905559\n")
+  }
+
   @Test func precisionOptionSetsTheDecimals() {
     let result = run(["geodesic", "-p", "0"], input: ["0 0 0 1"])
     #expect(result.out == "90.00000 90.00000 111319\n")
