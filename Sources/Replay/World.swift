@@ -34,8 +34,8 @@ public final class World {
   private(set) var snapshots: [Double: JSONValue] = [:]
   private(set) var timelineErrors: [TimelineError] = []
   /// What the importers skipped or noted in the trace files the scenario uses, in the order the
-  /// scenario names the traces.
-  private(set) var traceIssues: [ReplayResult.TraceIssue] = []
+  /// scenario names the traces (known once the world is assembled, before it runs).
+  public private(set) var traceIssues: [ReplayResult.TraceIssue] = []
   private var airplaneMode: Bool
   private var outage = false
 

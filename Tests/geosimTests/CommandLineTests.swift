@@ -129,6 +129,33 @@ import Testing
       "\(result.err)")
   }
 
+  @Test func validateRefusesATraceThatLosesPointsUnlessTheScenarioAllowsIt() throws {
+    let dir = try workspace()
+    try Data(
+      """
+      <gpx version="1.1" xmlns="http://www.topografix.com/GPX/1/1"><trk><trkseg>
+        <trkpt lat="35.6812" lon="139.7671"><time>2026-04-01T08:00:00+09:00</time></trkpt>
+        <trkpt lat="35.6808" lon="139.7668"><time>2026-04-01T08:00:30+09:00</time></trkpt>
+        <trkpt lat="35.6806" lon="139.7666"><time>2026-04-01T08:00:30+09:00</time></trkpt>
+      </trkseg></trk></gpx>
+      """.utf8
+    ).write(to: dir.appendingPathComponent("walk.gpx"))
+    let still = try String(
+      contentsOf: dir.appendingPathComponent("still.scenario.json"), encoding: .utf8)
+    let stationary = #"{"stationary": {"latitude": 35.681236, "longitude": 139.767125}}"#
+    let refused = still.replacingOccurrences(of: stationary, with: #"{"file": "walk.gpx"}"#)
+    try Data(refused.utf8).write(to: dir.appendingPathComponent("still.scenario.json"))
+    let result = run(["validate", dir.appendingPathComponent("still.scenario.json").path])
+    #expect(result.code == 2)
+    #expect(result.out.isEmpty)
+    #expect(result.err.contains("walk.gpx: dropped 1 point(s) of track 0"), "\(result.err)")
+    let allowed = still.replacingOccurrences(
+      of: stationary, with: #"{"file": "walk.gpx", "allowSkippedPoints": true}"#)
+    try Data(allowed.utf8).write(to: dir.appendingPathComponent("still.scenario.json"))
+    let ok = run(["validate", dir.appendingPathComponent("still.scenario.json").path])
+    #expect(ok.code == 0, "\(ok.err)")
+  }
+
   @Test func aToolOfOnesOwnSaysItsNameAndWhichAppsItHas() throws {
     var apps = AppCatalog()
     apps.register("CheckIn") { _ in { preconditionFailure("never launched by validate") } }

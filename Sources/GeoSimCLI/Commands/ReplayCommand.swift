@@ -34,11 +34,21 @@ struct ValidateCommand: ToolCommand {
     let inputs = try ScenarioInputs(scenarios.paths, tool: tool)
     let checked = ReplayCommand.check(
       inputs, catalog: tool.apps, allowOutside: scenarios.allowOutsidePaths)
-    for scenario in checked.valid { tool.terminal.write("ok \(inputs.label(scenario.file))\n") }
+    var refused = false
+    for scenario in checked.valid {
+      let label = inputs.label(scenario.file)
+      // A trace that loses points fails its scenario whatever else happens: say so now.
+      let issues = scenario.traceIssues.filter { !$0.allowed }
+      for issue in issues {
+        tool.terminal.writeError("\(label): trace \(issue) (not allowed; see allowSkippedPoints)\n")
+      }
+      refused = refused || !issues.isEmpty
+      if issues.isEmpty { tool.terminal.write("ok \(label)\n") }
+    }
     for (_, error) in checked.invalid {
       tool.terminal.writeError(ToolMessages.describe(error, tool: tool) + "\n")
     }
-    return checked.invalid.isEmpty ? 0 : 2
+    return checked.invalid.isEmpty && !refused ? 0 : 2
   }
 }
 
@@ -87,16 +97,17 @@ struct ReplayCommand: ToolCommand {
 
   /// Reads every scenario and assembles its world without running it; names must be unique.
   static func check(_ inputs: ScenarioInputs, catalog: AppCatalog, allowOutside: Bool) -> (
-    valid: [(file: String, name: String)], invalid: [(file: String, error: any Error)]
+    valid: [(file: String, name: String, traceIssues: [ReplayResult.TraceIssue])],
+    invalid: [(file: String, error: any Error)]
   ) {
     let resources = ReplayResources()
-    var valid: [(file: String, name: String)] = []
+    var valid: [(file: String, name: String, traceIssues: [ReplayResult.TraceIssue])] = []
     var invalid: [(file: String, error: any Error)] = []
     var names: [String: String] = [:]
     for file in inputs.files {
       do {
         let scenario = try inputs.scenario(file, allowOutside: allowOutside)
-        _ = try World(scenario: scenario, catalog: catalog, resources: resources)
+        let world = try World(scenario: scenario, catalog: catalog, resources: resources)
         if let problem = ReportFiles.problem(withScenarioName: scenario.name) {
           throw ScenarioError(file: inputs.label(file), path: "name", problem)
         }
@@ -108,7 +119,7 @@ struct ReplayCommand: ToolCommand {
             "the name '\(scenario.name)' is also used by \(other)")
         }
         names[key] = inputs.label(file)
-        valid.append((file, scenario.name))
+        valid.append((file, scenario.name, world.traceIssues))
       } catch {
         invalid.append((file, error))
       }
@@ -153,7 +164,8 @@ struct ReplayCommand: ToolCommand {
       standardInput: standardInputCopy)
     let progress = Progress(total: checked.valid.count, terminal: tool.terminal)
     let results = try pool.run(
-      checked.valid, jobs: jobs ?? ProcessInfo.processInfo.activeProcessorCount,
+      checked.valid.map { (file: $0.file, name: $0.name) },
+      jobs: jobs ?? ProcessInfo.processInfo.activeProcessorCount,
       progress: progress)
     progress.end()
 
