@@ -82,6 +82,41 @@ import Testing
     #expect(messages[3] == "line 9: skipped a line that is not an NMEA sentence")
   }
 
+  /// An NMEA log from sentences without checksums (each accepted with a note).
+  private func nmea(_ sentences: [String]) throws -> Trace {
+    try Trace(data: Data(sentences.joined(separator: "\n").utf8), file: "t.nmea", format: .nmea)
+  }
+
+  @Test func nmeaFixesInTheSameSecondAtAnotherPlaceAreKeptAndNoted() throws {
+    let trace = try nmea([
+      "$GPRMC,081836,A,3540.0000,N,13946.0000,E,0,0,010426,,",
+      "$GPGGA,081836,3540.0000,N,13946.0000,E,1,08,0.9,12.5,M,,M,,",
+      "$GPRMC,081836,A,3540.0100,N,13946.0000,E,0,0,010426,,",
+    ])
+    let points = trace.tracks[0].points
+    #expect(points.count == 2)
+    #expect(points[0].elevation == 12.5)
+    #expect(abs(points[1].coordinate.latitude - (35 + 40.01 / 60)) < 1e-12)
+    #expect(
+      trace.skipped.map(\.description).last
+        == "line 3: kept a fix at another position than the one before, at the same time of day "
+        + "(08:18:36): two points with one time")
+  }
+
+  @Test(arguments: [
+    "$GPRMC,-10000,A,3540.0000,N,13946.0000,E,0,0,010426,,",
+    "$GPRMC,08+836,A,3540.0000,N,13946.0000,E,0,0,010426,,",
+    "$GPRMC,081836,A,-035.0000,N,13946.0000,E,0,0,010426,,",
+    "$GPRMC,081836,A,3540.0000,N,+1394.6000,E,0,0,010426,,",
+    "$GPGGA,081836,-035.0000,N,13946.0000,E,1,08,0.9,12.5,M,,M,,",
+  ])
+  func nmeaTimesAndAnglesAreDigitsNotSignedNumbers(sentence: String) throws {
+    let good = "$GPRMC,081837,A,3540.0000,N,13946.0000,E,0,0,010426,,"
+    let trace = try nmea([sentence, good])
+    #expect(trace.pointCount == 1)
+    #expect(trace.skipped.contains { $0.line == 1 && $0.message.hasPrefix("skipped") })
+  }
+
   @Test func sumoVehiclesBecomeTracksInOrderOfAppearance() throws {
     let trace = try readFixture("fcd.xml")
     #expect(trace.format == .sumo)

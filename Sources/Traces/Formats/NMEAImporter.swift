@@ -23,7 +23,10 @@ enum NMEAImporter {
   private static func angle(_ value: Substring, _ hemisphere: Substring, degreeDigits: Int)
     -> Double?
   {
-    guard value.count > degreeDigits, let degrees = Double(value.prefix(degreeDigits)),
+    // Digits only (and one decimal point in the minutes): a sign is not NMEA, and read as one
+    // `-035.0000,N` became 0.583° N.
+    guard value.count > degreeDigits, isDecimal(value, wholeDigits: degreeDigits + 2),
+      let degrees = Double(value.prefix(degreeDigits)),
       let minutes = ByteScan.double(value.dropFirst(degreeDigits)), minutes < 60
     else { return nil }
     let result = degrees + minutes / 60
@@ -36,10 +39,31 @@ enum NMEAImporter {
 
   /// `hhmmss.ss` as seconds of the day.
   private static func timeOfDay(_ value: Substring) -> Double? {
-    guard value.count >= 6, let h = Int(value.prefix(2)), let m = Int(value.dropFirst(2).prefix(2)),
+    // Digits only: `-10000` read as -1 h was 23:00 the day before.
+    guard value.count >= 6, isDecimal(value, wholeDigits: 6), let h = Int(value.prefix(2)),
+      let m = Int(value.dropFirst(2).prefix(2)),
       let s = ByteScan.double(value.dropFirst(4)), h < 24, m < 60, s < 61
     else { return nil }
     return Double(h * 3_600 + m * 60) + s
+  }
+
+  /// Whether `value` is exactly `wholeDigits` ASCII digits, optionally followed by a decimal
+  /// point and more digits.
+  private static func isDecimal(_ value: Substring, wholeDigits: Int) -> Bool {
+    let bytes = Array(value.utf8)
+    guard bytes.count >= wholeDigits,
+      bytes.prefix(wholeDigits).allSatisfy({ (0x30...0x39).contains($0) })
+    else { return false }
+    let rest = bytes.dropFirst(wholeDigits)
+    guard let point = rest.first else { return true }
+    return point == 0x2E && rest.dropFirst().allSatisfy { (0x30...0x39).contains($0) }
+  }
+
+  /// Whether a sentence at the time of the fix before it describes that fix (an RMC and a GGA
+  /// of one fix give the same position), rather than another fix logged in the same second.
+  private static func isSameFix(_ fix: Fix, _ coordinate: Coordinate) -> Bool {
+    abs(fix.point.coordinate.latitude - coordinate.latitude) < 1e-6
+      && abs(fix.point.coordinate.longitude - coordinate.longitude) < 1e-6
   }
 
   /// `ddmmyy` as days since 1970-01-01 (years 80–99 are 19xx, the rest 20xx).
@@ -120,7 +144,10 @@ enum NMEAImporter {
         }
         let speed = ByteScan.double(f[7]).map { $0 * 1_852 / 3_600 }
         let course = ByteScan.double(f[8])
-        if var last = fixes.last, last.timeOfDay == tod {
+        if let last = fixes.last, last.timeOfDay == tod, !isSameFix(last, coordinate) {
+          issues.append(sameSecond(line: number, tod))
+        }
+        if var last = fixes.last, last.timeOfDay == tod, isSameFix(last, coordinate) {
           last.day = last.day ?? date
           last.point.speed = speed
           last.point.course = course
@@ -153,7 +180,10 @@ enum NMEAImporter {
           continue
         }
         let altitude = ByteScan.double(f[9])
-        if var last = fixes.last, last.timeOfDay == tod {
+        if let last = fixes.last, last.timeOfDay == tod, !isSameFix(last, coordinate) {
+          issues.append(sameSecond(line: number, tod))
+        }
+        if var last = fixes.last, last.timeOfDay == tod, isSameFix(last, coordinate) {
           last.point.elevation = altitude
           fixes[fixes.count - 1] = last
         } else {
@@ -182,6 +212,14 @@ enum NMEAImporter {
       return point
     }
     return Trace(format: .nmea, tracks: [TraceTrack(points: points)], skipped: issues)
+  }
+
+  /// A fix kept beside the one before although both have the same time of day.
+  private static func sameSecond(line: Int, _ tod: Double) -> TraceIssue {
+    TraceIssue(
+      line: line,
+      message: "kept a fix at another position than the one before, at the same time of day "
+        + "(\(ByteScan.isoText(tod).dropFirst(11).prefix(8))): two points with one time")
   }
 
   private static func hex(_ value: UInt8) -> String {
