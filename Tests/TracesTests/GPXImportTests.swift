@@ -95,4 +95,38 @@ import Testing
     let error = try #require(throws: TraceError.self) { try Trace(data: data, file: "e.gpx") }
     #expect(error.code == .noPoints)
   }
+
+  private func gpx(_ body: String) throws -> Trace {
+    try Trace(data: Data(#"<gpx version="1.1">\#(body)</gpx>"#.utf8), file: "t.gpx")
+  }
+
+  @Test func waypointsBesideATrackAreLeftOutAsPointsOfInterest() throws {
+    let trace = try gpx(
+      #"<wpt lat="35.0" lon="139.0"><name>cafe</name></wpt>"#
+        + #"<trk><trkseg><trkpt lat="35.1" lon="139.1"/><trkpt lat="35.2" lon="139.2"/>"#
+        + "</trkseg></trk>")
+    #expect(trace.tracks.count == 1)
+    #expect(trace.tracks[0].points.map(\.coordinate.latitude) == [35.1, 35.2])
+    #expect(
+      trace.skipped.map(\.message) == [
+        "left out 1 waypoint(s): beside the file's tracks or routes they are points of "
+          + "interest, not movement"
+      ])
+  }
+
+  @Test func aTrackPointOutsideAnyTrackIsReportedNotLost() throws {
+    let trace = try gpx(
+      "\n" + #"<trkpt lat="35.0" lon="139.0"/>"#
+        + #"<trk><trkseg><trkpt lat="35.1" lon="139.1"/></trkseg></trk>"#)
+    #expect(trace.pointCount == 1)
+    #expect(trace.skipped.map(\.description) == ["line 2: skipped a <trkpt> outside any <trk>"])
+  }
+
+  @Test func anAttributeGivenTwiceIsMalformed() throws {
+    let error = try #require(throws: TraceError.self) {
+      try gpx(#"<trk><trkseg><trkpt lat="35.1" lon="139.1" lat="0"/></trkseg></trk>"#)
+    }
+    #expect(error.code == .malformed)
+    #expect(error.message.hasSuffix("the attribute 'lat' appears twice in one tag"))
+  }
 }

@@ -117,6 +117,32 @@ import Testing
     #expect(trace.skipped.contains { $0.line == 1 && $0.message.hasPrefix("skipped") })
   }
 
+  @Test func aSUMOVehicleOutsideAnyTimestepIsReportedNotLost() throws {
+    let text = """
+      <fcd-export>
+      <vehicle id="a" x="139.1" y="35.1"/>
+      <timestep time="0"><vehicle id="a" x="139.2" y="35.2"/></timestep>
+      </fcd-export>
+      """
+    let trace = try Trace(data: Data(text.utf8), file: "f.xml", format: .sumo)
+    #expect(trace.pointCount == 1)
+    #expect(
+      trace.skipped.map(\.description) == ["line 2: skipped a <vehicle> outside any <timestep>"])
+  }
+
+  @Test func aGeoJSONTimeThatIsNotATimeIsReportedNotLost() throws {
+    let text =
+      #"{"type": "Feature", "properties": {"time": "yesterday"}, "#
+      + #""geometry": {"type": "Point", "coordinates": [139.7, 35.6]}}"#
+    let trace = try Trace(data: Data(text.utf8), file: "p.geojson")
+    #expect(trace.pointCount == 1 && trace.tracks[0].points[0].time == nil)
+    #expect(
+      trace.skipped.map(\.message) == [
+        "(root): kept a point without its time: 'yesterday' is not an ISO 8601 time or a number"
+      ],
+      "\(trace.skipped)")
+  }
+
   @Test func sumoVehiclesBecomeTracksInOrderOfAppearance() throws {
     let trace = try readFixture("fcd.xml")
     #expect(trace.format == .sumo)

@@ -7,8 +7,10 @@ import Geo
 ///   other in order, with their boundaries kept in ``TraceTrack/segmentStarts`` (a trajectory
 ///   treats the gap as one longer step), and empty segments are ignored;
 /// - each `<rte>` becomes one track of its `<rtept>` points;
-/// - top-level `<wpt>` points (Xcode's timed waypoints) become one track named `waypoints`, placed
-///   where the first one appears;
+/// - top-level `<wpt>` points (Xcode's timed waypoints) become one track named `waypoints` when
+///   the file has no track or route; beside tracks or routes they are points of interest, left
+///   out and reported (gpxpy and Xcode read them so too);
+/// - a `<trkpt>` or `<rtept>` outside its `<trk>` or `<rte>` is skipped and reported;
 /// - a point's `lat` and `lon` attributes give the coordinate; `<ele>` the elevation; `<time>`
 ///   the time (ISO 8601, UTC); `<speed>` (m/s) and `<course>` (degrees) wherever they are inside
 ///   the point, which covers GPX 1.0's own elements and extensions such as Garmin's
@@ -66,6 +68,12 @@ struct GPXImporter: XMLHandler {
       point = PointBuilder(
         offset: offset, depth: depth, latitude: attributes.double("lat"),
         longitude: attributes.double("lon"))
+    case "trkpt", "rtept":
+      // Outside its track or route it belongs to none: said, not silently lost.
+      issues.append(
+        TraceIssue(
+          line: lines.line(of: offset),
+          message: "skipped a <\(element)> outside any <\(element == "trkpt" ? "trk" : "rte")>"))
     default:
       break
     }
@@ -151,8 +159,19 @@ struct GPXImporter: XMLHandler {
   /// The trace read, or an error if the document held no point at all.
   mutating func trace(file: String?) throws -> Trace {
     var tracks = tracks
+    var issues = issues
     if let index = waypointIndex {
-      tracks.insert(TraceTrack(name: "waypoints", points: waypoints), at: index)
+      if tracks.isEmpty {
+        tracks.insert(TraceTrack(name: "waypoints", points: waypoints), at: index)
+      } else {
+        // Beside tracks or routes, waypoints are points of interest, not movement (as gpxpy
+        // and Xcode read them): a track 0 of them would be replayed as a walk.
+        issues.append(
+          TraceIssue(
+            line: nil,
+            message: "left out \(waypoints.count) waypoint(s): beside the file's tracks or "
+              + "routes they are points of interest, not movement"))
+      }
     }
     guard !tracks.isEmpty else {
       throw TraceError(

@@ -60,16 +60,24 @@ enum GeoJSONImporter {
       }
     }
 
-    /// The time `value` gives, or `nil`; one outside ``TracePoint/timeRange`` is reported as
-    /// dropped from the point at `place`.
+    /// The time `value` gives, or `nil`; one that is not a time, or lies outside
+    /// ``TracePoint/timeRange``, is reported as dropped from the point at `place`.
     func time(_ value: JSONValue?, _ place: JSONPath) -> Double? {
       let seconds: Double?
       switch value {
       case .string(let s): seconds = ByteScan.isoTime(s) ?? ByteScan.double(s)
       case .number(let n): seconds = n
+      case nil, .null?: return nil
       default: seconds = nil
       }
-      guard let seconds, !TracePoint.timeRange.contains(seconds) else { return seconds }
+      guard let seconds else {
+        // A time that is there but not a time: said, not silently dropped.
+        let given: String
+        if case .string(let s)? = value { given = "'\(s)'" } else { given = value!.jsonText }
+        issue(place, "kept a point without its time: \(given) is not an ISO 8601 time or a number")
+        return nil
+      }
+      guard !TracePoint.timeRange.contains(seconds) else { return seconds }
       let text: String
       switch value {
       case .string(let s): text = s

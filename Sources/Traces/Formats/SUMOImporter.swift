@@ -20,11 +20,13 @@ struct SUMOImporter: XMLHandler {
   private var order: [String] = []
   private var tracks: [String: [TracePoint]] = [:]
   private(set) var issues: [TraceIssue] = []
+  private var inTimestep = false
 
   init(bytes: UnsafeBufferPointer<UInt8>) { lines = LineCounter(bytes) }
 
   mutating func start(_ element: String, _ attributes: XMLAttributes, offset: Int) throws {
     if element == "timestep" {
+      inTimestep = true
       time = attributes.double("time")
       if time == nil {
         issues.append(
@@ -41,7 +43,15 @@ struct SUMOImporter: XMLHandler {
       }
       return
     }
-    guard element == "vehicle" || element == "person", let time else { return }
+    guard element == "vehicle" || element == "person" else { return }
+    guard inTimestep else {
+      // Its time would come from the timestep around it: there is none.
+      issues.append(
+        TraceIssue(
+          line: lines.line(of: offset), message: "skipped a <\(element)> outside any <timestep>"))
+      return
+    }
+    guard let time else { return }
     let line = lines.line(of: offset)
     guard let id = attributes.string("id") else {
       issues.append(TraceIssue(line: line, message: "skipped a \(element) without an id"))
@@ -75,7 +85,10 @@ struct SUMOImporter: XMLHandler {
   }
 
   mutating func end(_ element: String, _ text: XMLText, offset: Int) throws {
-    if element == "timestep" { time = nil }
+    if element == "timestep" {
+      time = nil
+      inTimestep = false
+    }
   }
 
   func trace(file: String?) throws -> Trace {

@@ -96,7 +96,7 @@ struct XMLHandlerFailure: Error {
 ///
 /// It checks what the importers rely on (tags nest and match, attributes are quoted, references
 /// are known) and does not validate the rest of XML 1.0 (name characters beyond ASCII are
-/// accepted as they are; duplicate attributes are not detected).
+/// accepted as they are; an attribute repeated in one tag is refused).
 enum XMLTokenizer {
   private static let lt = UInt8(ascii: "<")
   private static let gt = UInt8(ascii: ">")
@@ -383,6 +383,18 @@ enum XMLTokenizer {
           guard i < n else {
             throw fail(
               .malformed, valueStart - 1, "expected the closing quote of the attribute value")
+          }
+          // A repeated attribute is not well-formed XML (and which value counts is anyone's
+          // guess): refused where the second one starts.
+          let attributeName = UnsafeBufferPointer(
+            rebasing: bytes[attributeStart..<attributeStop])
+          if attributes.entries.contains(where: {
+            UnsafeBufferPointer(rebasing: bytes[$0.name]).elementsEqual(attributeName)
+          }) {
+            throw fail(
+              .malformed, attributeStart,
+              "the attribute '\(String(decoding: attributeName, as: UTF8.self))' appears twice "
+                + "in one tag")
           }
           attributes.entries.append(
             XMLAttributes.Entry(
