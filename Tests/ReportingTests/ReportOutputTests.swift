@@ -256,6 +256,24 @@ private func rootElement(of text: String) -> Result<String, any Error> {
     #expect(Markup.number(.infinity) == "0")
   }
 
+  @Test func textFromAScenarioIsNeverRawHTMLInTheReports() throws {
+    var scenario = try Scenario(
+      contentsOf: repository.appendingPathComponent(
+        "Scenarios/weather-widget/first-launch-corrected.scenario.json"
+      ).path)
+    scenario.description = "<img src=x onerror=alert(1)> and `<code>` & more"
+    let run = try ScenarioRun(scenario, catalog: .referenceApps, resources: resources)
+    let report = try ScenarioReport(
+      input: ReportInput(run), context: run.world.geos, resources: resources)
+    let markdown = report.markdown()
+    #expect(markdown.contains(#"\<img src=x onerror=alert(1)\> and `<code>` & more"#))
+    let run2 = RunReport(entries: [RunReport.Entry(report: report, figures: [])])
+    #expect(run2.markdown().contains(#"\<img src=x onerror=alert(1)\>"#), "escaped once, not twice")
+    let html = run2.html()
+    #expect(html.contains("&lt;img src=x onerror=alert(1)&gt; and <code>&lt;code&gt;</code>"))
+    #expect(!html.contains("<img"))
+  }
+
   @Test func markdownBecomesEscapedHTML() {
     let html = MarkdownHTML.render(
       "## A <b>\n\nSome `x < y` and **bold**.\n\n| a | b \\| c |\n|---|---|\n| 1 | 2 |\n\n- one\n- two\n"

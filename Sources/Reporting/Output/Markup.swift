@@ -24,6 +24,24 @@ enum Markup {
     return out
   }
 
+  /// Markdown with every `<` and `>` outside code spans backslash-escaped, so that text from a
+  /// scenario or an app (a description, a region's identifier) can never be raw HTML where the
+  /// report is rendered. Already escaped ones stay as they are, so it can run twice.
+  static func escapingHTML(inMarkdown markdown: String) -> String {
+    var out = ""
+    out.reserveCapacity(markdown.utf8.count)
+    var inCode = false
+    var previous: Character = " "
+    for character in markdown {
+      if character == "`" { inCode.toggle() }
+      if character == "\n" { inCode = false }
+      if !inCode, character == "<" || character == ">", previous != "\\" { out.append("\\") }
+      out.append(character)
+      previous = character
+    }
+    return out
+  }
+
   /// A number for SVG coordinates: two decimals, no trailing zeros, no exponent.
   static func number(_ x: Double) -> String {
     guard x.isFinite else { return "0" }

@@ -102,7 +102,8 @@ public struct RunReport {
     }
     md += "\n"
     for e in entries { md += e.markdown + "\n" }
-    return md
+    // Text from scenarios and apps is never raw HTML where the report is rendered.
+    return Markup.escapingHTML(inMarkdown: md)
   }
 
   /// JUnit XML: a test suite per scenario, a test case per expectation (a scenario without
@@ -396,6 +397,10 @@ enum MarkdownHTML {
           + Markup.escape(String(rest[rest.index(rest.startIndex, offsetBy: 2)..<end.lowerBound]))
           + "</strong>"
         rest = rest[end.upperBound...]
+      } else if rest.hasPrefix("\\<") || rest.hasPrefix("\\>") {
+        // A backslash escape (Markup.escapingHTML): the character itself.
+        out += Markup.escape(String(rest.dropFirst().first!))
+        rest = rest.dropFirst(2)
       } else {
         out += Markup.escape(String(rest.first!))
         rest = rest.dropFirst()

@@ -157,7 +157,8 @@ public struct ScenarioReport {
     }
     if let geofence, !geofence.fences.isEmpty { md += Self.demoted(geofence.markdown()) + "\n" }
     if let search, !search.requests.isEmpty { md += Self.demoted(search.markdown()) + "\n" }
-    return md
+    // Text from scenarios and apps is never raw HTML where the report is rendered.
+    return Markup.escapingHTML(inMarkdown: md)
   }
 
   /// `markdown` with every heading one level deeper (its sections sit under the scenario's).

@@ -331,7 +331,8 @@ public struct SweepReport {
         + cells.map { $0.replacingOccurrences(of: "|", with: "\\|") }.joined(
           separator: " | ") + " |\n"
     }
-    return md
+    // Text from scenarios and apps is never raw HTML where the report is rendered.
+    return Markup.escapingHTML(inMarkdown: md)
   }
 
   /// A grouped bar chart of sensitivity by the first grouped parameter (x) and the second
