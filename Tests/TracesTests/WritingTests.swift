@@ -86,3 +86,42 @@ import Testing
     #expect(back.tracks.map(\.points) == trace.tracks.map(\.points))
   }
 }
+
+/// GPX numbers are `xs:decimal`: never an exponent, and still exact.
+@Suite struct DecimalWritingTests {
+  @Test(arguments: [
+    (-5e-05, "-0.00005"), (1.5e-7, "0.00000015"), (1e21, "1000000000000000000000"),
+    (123.5, "123.5"), (0, "0"), (35.681236, "35.681236"), (-1.25e-10, "-0.000000000125"),
+    (6.02e23, "602000000000000000000000"),
+  ])
+  func numbersAreWrittenWithoutAnExponent(value: Double, text: String) {
+    #expect(Trace.decimal(value) == text)
+    #expect(Double(text) == value)
+  }
+
+  @Test func aTraceNearTheEquatorAndThePrimeMeridianWritesDecimalsAndReadsBackExactly() throws {
+    let points = [(0.00005, -0.00005), (-1e-7, 2.5e-6), (0.1, 0.2)].map { lat, lon in
+      TracePoint(time: 946_684_800, coordinate: try! Coordinate(latitude: lat, longitude: lon))
+    }
+    let trace = Trace(format: .gpx, tracks: [TraceTrack(points: points)])
+    let gpx = try trace.text(in: .gpx)
+    #expect(!gpx.contains("e-"))
+    let back = try Trace(data: Data(gpx.utf8), file: "t.gpx")
+    #expect(back.tracks[0].points.map(\.coordinate) == points.map(\.coordinate))
+  }
+
+  @Test func xcodesWaypointDialectHoldsOneTrackAndReadsBackAsIt() throws {
+    let points = [(35.0, 139.0, 946_684_800.0), (35.001, 139.001, 946_684_805.0)].map {
+      TracePoint(time: $0.2, coordinate: try! Coordinate(latitude: $0.0, longitude: $0.1))
+    }
+    let trace = Trace(format: .gpx, tracks: [TraceTrack(points: points)])
+    let xcode = try trace.xcodeGPXText()
+    #expect(xcode.contains(#"<wpt lat="35" lon="139"><time>2000-01-01T00:00:00Z</time></wpt>"#))
+    let back = try Trace(data: Data(xcode.utf8), file: "route.gpx")
+    #expect(back.tracks.count == 1)
+    #expect(back.tracks[0].points.map(\.time) == points.map(\.time))
+    #expect(back.tracks[0].points.map(\.coordinate) == points.map(\.coordinate))
+    let two = Trace(format: .gpx, tracks: [TraceTrack(points: points), TraceTrack(points: points)])
+    #expect(throws: TraceError.self) { try two.xcodeGPXText() }
+  }
+}

@@ -37,7 +37,7 @@ import Testing
     let convert = run(["help", "trace", "convert"])
     #expect(convert.code == 0)
     #expect(convert.out.contains("USAGE: geosim trace convert <file>"))
-    #expect(convert.out.contains("(values: gpx, geojson, csv)"))
+    #expect(convert.out.contains("(values: gpx, geojson, csv,") && convert.out.contains("xcode)"))
   }
 
   @Test func theWorkerCommandsAreHiddenFromHelp() {

@@ -153,8 +153,8 @@ private let gpx = """
     (["trace", "convert", "x.gpx"], "Error: Missing expected argument '--to <to>'"),
     (
       ["trace", "convert", "x.gpx", "--to", "nmea"],
-      "Error: The value 'nmea' is invalid for '--to <to>'. Please provide one of 'gpx', 'geojson' "
-        + "or 'csv'."
+      "Error: The value 'nmea' is invalid for '--to <to>'. Please provide one of 'gpx', 'geojson', "
+        + "'csv' or 'xcode'."
     ),
     (["trace", "inspect"], "Error: Missing expected argument '<file>'"),
     (["trace", "synth"], "Error: expected exactly one of --waypoints and --from-file"),
@@ -208,4 +208,14 @@ private let gpx = """
     #expect(TraceBenchSuite.countTrackPoints(data) == 1_000)
     #expect(try Trace.read(contentsOf: a).pointCount == 1_000)
   }
+}
+
+/// A synthesized trace starts in 2000 unless told otherwise: a time of 0 reads as "no time" in
+/// some tools (gpsbabel).
+@Test func aSynthesizedTraceStartsIn2000ByDefault() {
+  let result = run(["trace", "synth", "--waypoints", "35,139;35.001,139", "--to", "csv"])
+  #expect(result.code == 0)
+  #expect(
+    result.out.split(separator: "\n").dropFirst().first?.hasPrefix(
+      "synthesized,2000-01-01T00:00:00Z,") == true)
 }

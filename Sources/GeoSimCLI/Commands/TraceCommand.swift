@@ -23,15 +23,19 @@ extension TraceFormat: ExpressibleByArgument {
 
 /// The formats traces can be written in.
 enum WritableTraceFormat: String, ExpressibleByArgument, CaseIterable {
-  case gpx, geojson, csv
+  /// GPX 1.1 tracks; GeoJSON; CSV; Xcode's waypoint GPX (one track, for Xcode's location
+  /// simulation).
+  case gpx, geojson, csv, xcode
 
   init?(argument: String) { self.init(rawValue: argument.lowercased()) }
 
-  var format: TraceFormat {
+  /// The trace written in this format.
+  func text(_ trace: Trace) throws -> String {
     switch self {
-    case .gpx: .gpx
-    case .geojson: .geojson
-    case .csv: .csv
+    case .gpx: try trace.text(in: .gpx)
+    case .geojson: try trace.text(in: .geojson)
+    case .csv: try trace.text(in: .csv)
+    case .xcode: try trace.xcodeGPXText()
     }
   }
 }
@@ -106,7 +110,7 @@ struct TraceConvertCommand: ToolCommand {
 
   @OptionGroup var input: TraceInput
 
-  @Option(help: "The format to write.")
+  @Option(help: "The format to write (xcode: Xcode's waypoint GPX, for one track).")
   var to: WritableTraceFormat
 
   @OptionGroup var output: TraceOutput
@@ -122,7 +126,7 @@ struct TraceConvertCommand: ToolCommand {
       let speed = try speed.map(TraceCommand.speedProfile)
       var trace = try input.read(tool)
       if let speed { trace = try trace.timed(speed: speed.speed) }
-      try output.write(try trace.text(in: to.format), tool)
+      try output.write(try to.text(trace), tool)
     }
   }
 }
@@ -157,10 +161,15 @@ struct TraceSynthCommand: ToolCommand {
     parsing: .unconditional, help: ArgumentHelp("Seconds between points.", valueName: "seconds"))
   var interval = 1.0
 
-  @Option(help: ArgumentHelp("The first point's time, ISO 8601.", valueName: "time"))
+  @Option(
+    help: ArgumentHelp(
+      "The first point's time, ISO 8601 (default 2000-01-01T00:00:00Z).", valueName: "time"))
   var start: String?
 
-  @Option(help: "The format to write.")
+  /// The first point's time without `--start`: 2000-01-01T00:00:00Z.
+  static let defaultStart = 946_684_800.0
+
+  @Option(help: "The format to write (xcode: Xcode's waypoint GPX).")
   var to: WritableTraceFormat = .gpx
 
   @OptionGroup var output: TraceOutput
@@ -178,7 +187,8 @@ struct TraceSynthCommand: ToolCommand {
   func run(in tool: ToolContext) throws -> Int32 {
     try TraceCommand.reportingTraceErrors(tool, "synth") {
       let profile = try TraceCommand.speedProfile(speed)
-      var startSeconds = 0.0
+      // Not 1970: some tools (gpsbabel) read a time of 0 as no time at all.
+      var startSeconds = TraceSynthCommand.defaultStart
       if let start {
         guard let seconds = ISO8601DateFormatter().date(from: start)?.timeIntervalSince1970
         else {
@@ -196,7 +206,7 @@ struct TraceSynthCommand: ToolCommand {
       let trace = try TraceSynthesis.trace(
         through: list, profile: profile, interval: interval, start: startSeconds,
         name: "synthesized")
-      try output.write(try trace.text(in: to.format), tool)
+      try output.write(try to.text(trace), tool)
     }
   }
 }

@@ -9,16 +9,7 @@ extension Trace {
   ///   which GeoSim reads but does not write, and for a point whose time lies outside
   ///   ``TracePoint/timeRange``.
   public func text(in format: TraceFormat) throws -> String {
-    for (t, track) in tracks.enumerated() {
-      for (p, point) in track.points.enumerated() {
-        if let time = point.time, !TracePoint.timeRange.contains(time) {
-          throw TraceError(
-            .invalidArgument, file: nil,
-            "point \(p + 1) of track \(t + 1) has the time \(time) s after 1970: expected a "
-              + "time within the years 0000 to 9999")
-        }
-      }
-    }
+    try checkTimes()
     switch format {
     case .gpx: return gpxText
     case .geojson: return geoJSONText
@@ -30,7 +21,52 @@ extension Trace {
     }
   }
 
+  /// Throws for a point whose time no format can write.
+  private func checkTimes() throws {
+    for (t, track) in tracks.enumerated() {
+      for (p, point) in track.points.enumerated() {
+        if let time = point.time, !TracePoint.timeRange.contains(time) {
+          throw TraceError(
+            .invalidArgument, file: nil,
+            "point \(p + 1) of track \(t + 1) has the time \(time) s after 1970: expected a "
+              + "time within the years 0000 to 9999")
+        }
+      }
+    }
+  }
+
   private static func number(_ x: Double) -> String { JSONText.number(x) }
+
+  /// `x` as an XML Schema `xs:decimal` (which GPX's coordinates, elevations and speeds are):
+  /// the shortest exact digits, written out without an exponent (`-5e-05` is not a decimal;
+  /// `-0.00005` is).
+  static func decimal(_ x: Double) -> String {
+    let text = JSONText.number(x)
+    guard let e = text.firstIndex(where: { $0 == "e" || $0 == "E" }),
+      let exponent = Int(text[text.index(after: e)...])
+    else { return text }
+    var mantissa = text[..<e]
+    let negative = mantissa.hasPrefix("-")
+    if negative { mantissa = mantissa.dropFirst() }
+    let parts = mantissa.split(separator: ".", omittingEmptySubsequences: false)
+    let whole = String(parts[0])
+    let fraction = parts.count > 1 ? String(parts[1]) : ""
+    let digits = whole + fraction
+    // The decimal point sits after `point` of the digits.
+    let point = whole.count + exponent
+    var out: String
+    if point <= 0 {
+      out = "0." + String(repeating: "0", count: -point) + digits
+    } else if point >= digits.count {
+      out = digits + String(repeating: "0", count: point - digits.count)
+    } else {
+      let split = digits.index(digits.startIndex, offsetBy: point)
+      out = digits[..<split] + "." + digits[split...]
+    }
+    // Leading zeros of the whole part (from a 0.x mantissa) go; one stays before the point.
+    while out.hasPrefix("0"), out.count > 1, !out.hasPrefix("0.") { out.removeFirst() }
+    return (negative ? "-" : "") + out
+  }
 
   private static func escapeXML(_ s: String) -> String {
     var out = ""
@@ -50,8 +86,8 @@ extension Trace {
   ///
   /// Elevation and time are GPX elements; speed and course go in Garmin's
   /// `TrackPointExtension` (v2), accuracy in a `geosim:accuracy` extension. Numbers are written
-  /// in their shortest exact form and times in UTC to the millisecond, so the same trace always
-  /// gives the same bytes.
+  /// in their shortest exact form as decimals (no exponent: GPX's numbers are `xs:decimal`) and
+  /// times in UTC to the millisecond, so the same trace always gives the same bytes.
   public var gpxText: String {
     var out = #"<?xml version="1.0" encoding="UTF-8"?>"# + "\n"
     out += #"<gpx version="1.1" creator="GeoSim" xmlns="http://www.topografix.com/GPX/1/1""#
@@ -67,26 +103,52 @@ extension Trace {
       let breaks = Set(track.segmentStarts)
       for (index, p) in track.points.enumerated() {
         if breaks.contains(index) { out += "    </trkseg>\n    <trkseg>\n" }
-        out += "      <trkpt lat=\"\(Trace.number(p.coordinate.latitude))\""
-        out += " lon=\"\(Trace.number(p.coordinate.longitude))\">"
-        if let e = p.elevation { out += "<ele>\(Trace.number(e))</ele>" }
+        out += "      <trkpt lat=\"\(Trace.decimal(p.coordinate.latitude))\""
+        out += " lon=\"\(Trace.decimal(p.coordinate.longitude))\">"
+        if let e = p.elevation { out += "<ele>\(Trace.decimal(e))</ele>" }
         if let t = p.time { out += "<time>\(ByteScan.isoText(t))</time>" }
         if p.speed != nil || p.course != nil || p.horizontalAccuracy != nil {
           out += "<extensions>"
           if p.speed != nil || p.course != nil {
             out += "<gpxtpx:TrackPointExtension>"
-            if let s = p.speed { out += "<gpxtpx:speed>\(Trace.number(s))</gpxtpx:speed>" }
-            if let c = p.course { out += "<gpxtpx:course>\(Trace.number(c))</gpxtpx:course>" }
+            if let s = p.speed { out += "<gpxtpx:speed>\(Trace.decimal(s))</gpxtpx:speed>" }
+            if let c = p.course { out += "<gpxtpx:course>\(Trace.decimal(c))</gpxtpx:course>" }
             out += "</gpxtpx:TrackPointExtension>"
           }
           if let a = p.horizontalAccuracy {
-            out += "<geosim:accuracy>\(Trace.number(a))</geosim:accuracy>"
+            out += "<geosim:accuracy>\(Trace.decimal(a))</geosim:accuracy>"
           }
           out += "</extensions>"
         }
         out += "</trkpt>\n"
       }
       out += "    </trkseg>\n  </trk>\n"
+    }
+    return out + "</gpx>\n"
+  }
+
+  /// Xcode's location-simulation GPX: the one track's points as top-level `<wpt>` elements with
+  /// their `<time>`, the dialect Xcode's simulator and device location replay read (and
+  /// `Trace.read` reads back as one track).
+  ///
+  /// - Throws: ``TraceError`` with code ``TraceError/Code/invalidArgument`` for a trace of
+  ///   more than one track (Xcode replays one route), and for a point whose time lies outside
+  ///   ``TracePoint/timeRange``.
+  public func xcodeGPXText() throws -> String {
+    guard tracks.count == 1 else {
+      throw TraceError(
+        .invalidArgument, file: nil,
+        "Xcode's waypoint GPX holds one route: expected one track, found \(tracks.count)")
+    }
+    try checkTimes()
+    var out = #"<?xml version="1.0" encoding="UTF-8"?>"# + "\n"
+    out += #"<gpx version="1.1" creator="GeoSim">"# + "\n"
+    for p in tracks[0].points {
+      out += "  <wpt lat=\"\(Trace.decimal(p.coordinate.latitude))\""
+      out += " lon=\"\(Trace.decimal(p.coordinate.longitude))\">"
+      if let e = p.elevation { out += "<ele>\(Trace.decimal(e))</ele>" }
+      if let t = p.time { out += "<time>\(ByteScan.isoText(t))</time>" }
+      out += "</wpt>\n"
     }
     return out + "</gpx>\n"
   }
