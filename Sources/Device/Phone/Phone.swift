@@ -29,6 +29,8 @@ public final class Phone {
   private(set) lazy var authorization = AuthorizationService(phone: self)
   private(set) lazy var location = LocationService(phone: self, sensor: sensor)
   private(set) lazy var regions = RegionService(phone: self)
+  private(set) lazy var significantChanges = SignificantChangeService(phone: self, sensor: sensor)
+  private(set) lazy var visits = VisitService(phone: self, sensor: sensor)
   /// The app's notification center; pending and delivered notifications survive relaunches.
   public private(set) lazy var notificationCenter = UserNotificationCenter(phone: self)
   private var defaultsBySuite: [String?: KeyValueStore] = [:]

@@ -66,6 +66,7 @@ public final class SensorModel: LocationSensor {
 
   private var cursor = Trajectory.Cursor()
   private var coarseCursor = Trajectory.Cursor()
+  private var truthCursor = Trajectory.Cursor()
   private var gnssError: GaussMarkovProcess
   private var wifiError: GaussMarkovProcess
   private var cellError: GaussMarkovProcess
@@ -211,6 +212,12 @@ public final class SensorModel: LocationSensor {
     return Location(
       coordinate: MetricOffset.apply(east: east, north: north, to: truth.coordinate),
       altitude: truth.altitude, horizontalAccuracy: parameters.coarseAccuracy, timestamp: time)
+  }
+
+  /// The true position at `time` (the trajectory's), or `nil` before the trajectory starts. It
+  /// reads the trajectory with its own cursor, so it does not disturb the other readings.
+  public func truePosition(at time: SimTime) -> Coordinate? {
+    trajectory.fastState(at: time, cursor: &truthCursor)?.coordinate
   }
 
   /// The approximate location, if one is due: the centre of the truth's grid cell.
