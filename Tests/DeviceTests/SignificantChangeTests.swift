@@ -127,6 +127,20 @@ private func eastbound(_ speed: Double) -> (SimTime) -> Coordinate? {
     #expect(fixTimes(app()!) == [0])
   }
 
+  @Test func withdrawingThePermissionFailsTheServiceUntilItComesBack() throws {
+    let (phone, _, app) = try significantChangePhone(truth: eastbound(5))
+    try phone.simulation.run(until: .seconds(100))
+    phone.setLocationSetting(.never)
+    try phone.simulation.run(until: .seconds(400))
+    #expect(app()!.names.contains("error:denied"))
+    // Without permission the phone decides no change for the app.
+    #expect(phone.simulation.log.entries(source: "location", event: "significantChange").isEmpty)
+    phone.setLocationSetting(.always)
+    try phone.simulation.run(until: .seconds(700))
+    // The next check after the permission came back (every 60 s from 0) finds the change.
+    #expect(fixTimes(app()!) == [0, 420])
+  }
+
   @Test func theDistanceAndIntervalAreParameters() throws {
     var parameters = deterministic()
     parameters.significantChanges.distance = 2_000

@@ -103,6 +103,20 @@ private func visitPhone(
     #expect(app()!.launchReasons == [.user])
   }
 
+  @Test func aVisitWhileThePermissionIsWithdrawnIsSuppressed() throws {
+    let (phone, _, app) = try visitPhone()
+    try phone.simulation.run(until: .seconds(2_600))
+    phone.setLocationSetting(.never)
+    try phone.simulation.run(until: .seconds(5_000))
+    #expect(app()!.visits.map(\.time.seconds) == [2_160])
+    let suppressed = phone.simulation.log.entries(source: "visit", event: "suppressed")
+    #expect(suppressed.map(\.time.seconds) == [2_820])
+    #expect(suppressed.first?.fields.first?.value == .string("permission"))
+    phone.setLocationSetting(.always)
+    try phone.simulation.run(until: .seconds(8_000))
+    #expect(app()!.visits.map(\.time.seconds) == [2_160, 5_760, 6_840])
+  }
+
   @Test func aStoppedServiceDeliversNothingMoreAndADeniedAppIsTold() throws {
     let (phone, _, app) = try visitPhone()
     try phone.simulation.run(until: .seconds(2_600))

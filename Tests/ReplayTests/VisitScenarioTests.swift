@@ -17,6 +17,36 @@ import Testing
     run.expectExpectationsHold()
   }
 
+  @Test func theDeviceKeysSetTheServicesParameters() throws {
+    let s = try scenario(
+      """
+      {"format": "geosim-scenario/1", "name": "m", "start": "2026-04-01T08:00:00+09:00",
+       "duration": 60, "app": {"name": "PlaceDiary"},
+       "device": {"significantChanges": {"distance": 800, "minimumInterval": 120,
+                                         "evaluationInterval": 30},
+                  "visits": {"samplingInterval": 20, "radius": 80, "minimumDwell": 300,
+                             "arrivalDelay": 0, "departureDelay": 900}}}
+      """)
+    let changes = s.device.parameters.significantChanges
+    #expect(changes.distance == 800)
+    #expect(changes.minimumInterval == .seconds(120))
+    #expect(changes.evaluationInterval == .seconds(30))
+    let visits = s.device.parameters.visits
+    #expect(visits.samplingInterval == .seconds(20))
+    #expect(visits.radius == 80)
+    #expect(visits.minimumDwell == .seconds(300))
+    #expect(visits.arrivalDelay == .zero)
+    #expect(visits.departureDelay == .seconds(900))
+    // Left out, a parameter keeps its default.
+    let defaults = try scenario(
+      """
+      {"format": "geosim-scenario/1", "name": "m", "start": "2026-04-01T08:00:00+09:00",
+       "duration": 60, "app": {"name": "PlaceDiary"}, "device": {"visits": {"radius": 80}}}
+      """)
+    #expect(defaults.device.parameters.visits.minimumDwell == VisitParameters().minimumDwell)
+    #expect(defaults.device.parameters.significantChanges == SignificantChangeParameters())
+  }
+
   @Test func theRelaunchedAppHearsTheEventThatRelaunchedIt() throws {
     let run = try GeoSimTest.replay(file, catalog: .testing)
     let log = run.log

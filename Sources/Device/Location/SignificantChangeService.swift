@@ -79,10 +79,19 @@ final class SignificantChangeService {
     }
   }
 
-  /// The permission changed: a manager waiting for its first location hears it at once.
+  /// The permission changed: a manager waiting for its first location hears it at once; when
+  /// it was withdrawn, the managers using the service are told `denied` [?] (as for standard
+  /// updates), and no change is decided until it comes back.
   func authorizationDidChange() {
     if phone.authorization.isAuthorized, live.contains(where: { $0.1.wantsCurrent }) {
       rearm(now: true)
+    } else if phone.authorization.isRefused {
+      for (manager, _) in live {
+        phone.location.call(manager) {
+          $0.delegate?.locationManager(
+            $0, didFailWithError: LocationError(.denied, "location permission was withdrawn"))
+        }
+      }
     }
   }
 
