@@ -54,4 +54,8 @@ final class ReplaySensor: LocationSensor {
   func truePosition(at time: SimTime) -> Coordinate? {
     model?.truePosition(at: time)
   }
+
+  func approximate(_ location: Location) -> Location {
+    model?.approximate(location) ?? location
+  }
 }

@@ -141,6 +141,37 @@ private func eastbound(_ speed: Double) -> (SimTime) -> Coordinate? {
     #expect(fixTimes(app()!) == [0, 420])
   }
 
+  @Test func withApproximateLocationTheAppIsToldTheApproximateLocation() throws {
+    let (phone, _, app) = try significantChangePhone(truth: eastbound(5))
+    phone.setPreciseLocation(false)
+    try phone.simulation.run(until: .seconds(400))
+    // The exact test sensor has no grid: it reports the position with the reduced accuracy.
+    #expect(app()!.fixes.map(\.horizontalAccuracy) == [3_000, 3_000])
+    // The phone decides from its own estimate all the same.
+    let decided = phone.simulation.log.entries(source: "location", event: "significantChange")
+    #expect(decided.first?.fields.first { $0.name == "horizontalAccuracy" }?.value == .double(100))
+  }
+
+  @Test func theRealisticSensorApproximatesAsItsOwnApproximateFixes() throws {
+    let simulation = Simulation(seed: 1)
+    let sensor = try SensorModel(
+      trajectory: try Trajectory([
+        TrajectorySample(time: .zero, coordinate: tokyoStation),
+        TrajectorySample(time: .seconds(60), coordinate: tokyoStation),
+      ]), environment: nil, random: simulation.random.stream("sensor"))
+    guard
+      case .fix(let fix) = sensor.reading(
+        at: .seconds(1), desiredAccuracy: LocationAccuracy.best, reducedAccuracy: true)
+    else {
+      Issue.record("no approximate fix")
+      return
+    }
+    let told = sensor.approximate(
+      Location(coordinate: offset(20), horizontalAccuracy: 65, timestamp: .seconds(1)))
+    #expect(told.coordinate == fix.coordinate)
+    #expect(told.horizontalAccuracy == fix.horizontalAccuracy)
+  }
+
   @Test func theDistanceAndIntervalAreParameters() throws {
     var parameters = deterministic()
     parameters.significantChanges.distance = 2_000

@@ -117,6 +117,14 @@ private func visitPhone(
     #expect(app()!.visits.map(\.time.seconds) == [2_160, 5_760, 6_840])
   }
 
+  @Test func withApproximateLocationVisitsCarryTheReducedAccuracy() throws {
+    let (phone, _, app) = try visitPhone()
+    phone.setPreciseLocation(false)
+    try phone.simulation.run(until: .seconds(3_000))
+    #expect(app()!.visits.map(\.visit.horizontalAccuracy) == [3_000, 3_000])
+    #expect(app()!.visits.map(\.time.seconds) == [2_160, 2_820])
+  }
+
   @Test func aStoppedServiceDeliversNothingMoreAndADeniedAppIsTold() throws {
     let (phone, _, app) = try visitPhone()
     try phone.simulation.run(until: .seconds(2_600))

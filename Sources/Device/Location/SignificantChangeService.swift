@@ -123,7 +123,7 @@ final class SignificantChangeService {
       let current = heldForLaunch ?? phone.location.lastKnownLocation ?? estimate
       heldForLaunch = nil
       if anchor == nil { anchor = (current, now) }
-      phone.location.deliverFromService(current, to: manager)
+      phone.location.deliverFromService(told(current), to: manager)
     }
     guard authorized, let (last, time) = anchor else { return }
     let p = parameters
@@ -145,12 +145,19 @@ final class SignificantChangeService {
       // The relaunched app reads the change as the manager's `location` [A] and hears it once
       // it starts the service again.
       heldForLaunch = change
-      phone.location.cache(change)
+      phone.location.cache(told(change))
     }
     phone.process.wakeForRegionEvent()
     for (manager, subscriber) in live where !subscriber.wantsCurrent {
-      phone.location.deliverFromService(change, to: manager)
+      phone.location.deliverFromService(told(change), to: manager)
     }
+  }
+
+  /// What the app is told of `location`: an approximate location when it has reduced accuracy,
+  /// as every location service gives it then [A].
+  private func told(_ location: Location) -> Location {
+    guard !phone.authorization.isPrecise, let sensor else { return location }
+    return sensor.approximate(location)
   }
 }
 

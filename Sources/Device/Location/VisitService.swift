@@ -163,6 +163,17 @@ final class VisitService {
     }
     phone.authorization.resolveProvisionalAlwaysIfNeeded()
     phone.process.wakeForRegionEvent()
+    var visit = visit
+    if !phone.authorization.isPrecise, let sensor {
+      // With reduced accuracy the visit says so in its accuracy [A]: the approximate location.
+      let place = sensor.approximate(
+        Location(
+          coordinate: visit.coordinate, horizontalAccuracy: visit.horizontalAccuracy,
+          timestamp: phone.simulation.now))
+      visit = Visit(
+        coordinate: place.coordinate, horizontalAccuracy: place.horizontalAccuracy,
+        arrival: visit.arrival, departure: visit.departure)
+    }
     phone.location.callEachManager { m in
       m.phone.record(VisitEvent.didVisit(manager: m.identifier, visit: visit))
       m.delegate?.locationManager(m, didVisit: visit)

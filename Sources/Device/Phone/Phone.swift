@@ -12,7 +12,8 @@ import SimKernel
 ///
 /// The phone is made of services, each the one owner of its state: the app's process
 /// (``AppProcess``), the location permission (``AuthorizationService``), the managers and their
-/// updates (``LocationService``), region monitoring (``RegionService``), notifications
+/// updates (``LocationService``), region monitoring (``RegionService``), significant location
+/// changes (``SignificantChangeService``), visits (``VisitService``), notifications
 /// (``UserNotificationCenter``) and storage. A service changes its own state only and asks the
 /// others, through the phone, for theirs.
 public final class Phone {

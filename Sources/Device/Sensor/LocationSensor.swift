@@ -25,11 +25,22 @@ public protocol LocationSensor: AnyObject {
   /// Where the phone truly is at `time`, for what iOS detects from all its sensors together
   /// over minutes (visits), or `nil` when it has no position.
   func truePosition(at time: SimTime) -> Coordinate?
+  /// What an app with approximate location (iOS 14 reduced accuracy) is told of `location`.
+  func approximate(_ location: Location) -> Location
 }
 
 extension LocationSensor {
   /// The coarse estimate's coordinate, for a sensor that knows no other truth.
   public func truePosition(at time: SimTime) -> Coordinate? {
     coarseEstimate(at: time)?.coordinate
+  }
+
+  /// `location` with the accuracy of an approximate location (`kCLLocationAccuracyReduced`),
+  /// for a sensor that has no grid of its own.
+  public func approximate(_ location: Location) -> Location {
+    Location(
+      coordinate: location.coordinate, altitude: location.altitude,
+      horizontalAccuracy: max(location.horizontalAccuracy, LocationAccuracy.reduced),
+      timestamp: location.timestamp)
   }
 }

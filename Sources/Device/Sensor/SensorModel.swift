@@ -220,6 +220,18 @@ public final class SensorModel: LocationSensor {
     trajectory.fastState(at: time, cursor: &truthCursor)?.coordinate
   }
 
+  /// The approximate location an app with reduced accuracy is told of `location`: the centre
+  /// of its grid cell, with the approximate accuracy, as the fixes of
+  /// ``reading(at:desiredAccuracy:reducedAccuracy:)`` are [A][3P Radar 2020].
+  public func approximate(_ location: Location) -> Location {
+    Location(
+      coordinate: ApproximateLocationGrid.centre(
+        of: location.coordinate, size: parameters.reducedAccuracyCellSize),
+      altitude: location.altitude,
+      horizontalAccuracy: parameters.reducedAccuracyHorizontalAccuracy,
+      timestamp: location.timestamp)
+  }
+
   /// The approximate location, if one is due: the centre of the truth's grid cell.
   private func approximateReading(_ truth: TrueState, at time: SimTime) -> SensorReading {
     let t = time.nanoseconds
