@@ -1,4 +1,5 @@
 import Device
+import Geo
 import SimKernel
 
 /// The phone's sensor in a replay: a ``SensorModel`` over the true trajectory so far, rebuilt
@@ -48,5 +49,13 @@ final class ReplaySensor: LocationSensor {
 
   func coarseEstimate(at time: SimTime) -> Location? {
     model?.coarseEstimate(at: time)
+  }
+
+  func truePosition(at time: SimTime) -> Coordinate? {
+    model?.truePosition(at: time)
+  }
+
+  func approximate(_ location: Location) -> Location {
+    model?.approximate(location) ?? location
   }
 }

@@ -356,6 +356,7 @@ struct ScenarioReader {
       allowed: [
         "locationServices", "airplaneMode", "preciseLocation", "locationSetting", "restricted",
         "promptAnswers", "answerDelay", "screen", "parameters", "regionMonitoring", "sensor",
+        "significantChanges", "visits",
       ])
     var d = DeviceSetup()
     if let n = m["locationServices"] { d.locationServices = try bool(n) }
@@ -389,7 +390,31 @@ struct ScenarioReader {
       try regionParameters(n, into: &d.parameters.regionMonitoring)
     }
     if let n = m["sensor"] { try sensorParameters(n, into: &d.sensor) }
+    if let n = m["significantChanges"] {
+      try significantChangeParameters(n, into: &d.parameters.significantChanges)
+    }
+    if let n = m["visits"] { try visitParameters(n, into: &d.parameters.visits) }
     return d
+  }
+
+  func significantChangeParameters(_ node: Node, into p: inout SignificantChangeParameters)
+    throws
+  {
+    let m = try members(node, allowed: ["distance", "minimumInterval", "evaluationInterval"])
+    if let n = m["distance"] { p.distance = try number(n, 0...100_000, what: "metres") }
+    if let n = m["minimumInterval"] { p.minimumInterval = .seconds(try seconds(n)) }
+    if let n = m["evaluationInterval"] { p.evaluationInterval = .seconds(try interval(n)) }
+  }
+
+  func visitParameters(_ node: Node, into p: inout VisitParameters) throws {
+    let m = try members(
+      node,
+      allowed: ["samplingInterval", "radius", "minimumDwell", "arrivalDelay", "departureDelay"])
+    if let n = m["samplingInterval"] { p.samplingInterval = .seconds(try interval(n)) }
+    if let n = m["radius"] { p.radius = try number(n, 0...100_000, what: "metres") }
+    if let n = m["minimumDwell"] { p.minimumDwell = .seconds(try seconds(n)) }
+    if let n = m["arrivalDelay"] { p.arrivalDelay = .seconds(try seconds(n)) }
+    if let n = m["departureDelay"] { p.departureDelay = .seconds(try seconds(n)) }
   }
 
   func phoneParameters(_ node: Node, into p: inout PhoneParameters) throws {

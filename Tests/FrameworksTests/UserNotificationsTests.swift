@@ -229,6 +229,29 @@ struct UserNotificationsTests {
     #expect(status.value == .authorized)
   }
 
+  @Test("pendingNotificationRequests() and deliveredNotifications() are the async forms")
+  func pendingAndDeliveredAsync() throws {
+    let world = try authorizedWorld()
+    let pending = Seen<[String]?>(nil)
+    let delivered = Seen<[String]?>(nil)
+    world.inApp {
+      Task {
+        try await UNUserNotificationCenter.current().add(request("a", after: 60))
+        pending.value = await UNUserNotificationCenter.current().pendingNotificationRequests()
+          .map(\.identifier)
+        try await Task.sleep(for: .seconds(120))
+        delivered.value = await UNUserNotificationCenter.current().deliveredNotifications()
+          .map(\.request.identifier)
+      }
+    }
+    try world.run(until: 10)
+    #expect(pending.value == ["a"])
+    #expect(delivered.value == nil)
+    try world.run(until: 200)
+    #expect(delivered.value == ["a"])
+    #expect(world.phone.runLoop.pendingWork.isEmpty)
+  }
+
   // MARK: Requests
 
   @Test("a time-interval request is pending until its interval has passed, then delivered [A]")

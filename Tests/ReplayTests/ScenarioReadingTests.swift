@@ -174,6 +174,8 @@ import Testing
     #""device": {"sensor": {"updateInterval": 1e-6}}"#,
     #""device": {"sensor": {"reducedAccuracyInterval": 0.001}}"#,
     #""device": {"regionMonitoring": {"evaluationInterval": 1e-12}}"#,
+    #""device": {"significantChanges": {"evaluationInterval": 0.001}}"#,
+    #""device": {"visits": {"samplingInterval": 1e-9}}"#,
     #""trace": {"waypoints": [{"latitude": 35, "longitude": 139}, {"latitude": 35.1, "longitude": 139.1}], "speed": "walk", "interval": 1e-12}"#,
   ])
   func anIntervalBelowTheFloorIsRefusedInsteadOfRunningForever(member: String) throws {

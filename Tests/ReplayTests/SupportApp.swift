@@ -91,6 +91,9 @@ extension AppCatalog {
       let traps = context.variant == "trapping"
       return { FixCounterApp(trapsOnReset: traps) }
     }
+    catalog.register("PlaceDiary", events: ["moved", "arrived", "departed"]) { _ in
+      { PlaceDiaryApp() }
+    }
     return catalog
   }
 }

@@ -98,6 +98,37 @@ public final class LocationManager {
     phone.location.requestOneShot(self)
   }
 
+  // MARK: Significant changes and visits
+
+  /// Starts the significant-change location service: fixes from the phone's coarse position
+  /// (Wi-Fi and cell towers) through ``LocationManagerDelegate/locationManager(_:didUpdateLocations:)``,
+  /// first the current location, then one each time the device has moved about 500 m from the
+  /// last one, at most every 5 minutes [A]; ``desiredAccuracy`` and ``distanceFilter`` do not
+  /// apply [A]. A terminated app is relaunched in the background for the next change when it
+  /// has Always permission [A]; it must start the service again to hear it [A]. A denied app
+  /// gets ``LocationErrorCode/denied`` instead.
+  public func startMonitoringSignificantLocationChanges() {
+    phone.significantChanges.start(self)
+  }
+
+  /// Stops the significant-change location service for this manager.
+  public func stopMonitoringSignificantLocationChanges() {
+    phone.significantChanges.stop(self)
+  }
+
+  /// Starts visit monitoring for the whole app: every manager's delegate hears
+  /// ``LocationManagerDelegate/locationManager(_:didVisit:)`` [A]. A terminated app is relaunched
+  /// in the background for a visit when it has Always permission [A]. A denied app gets
+  /// ``LocationErrorCode/denied`` instead.
+  public func startMonitoringVisits() {
+    phone.visits.start(self)
+  }
+
+  /// Stops visit monitoring for the whole app [A].
+  public func stopMonitoringVisits() {
+    phone.visits.stop(self)
+  }
+
   // MARK: Regions
 
   /// The regions the app monitors (shared by all its managers, kept across relaunches).

@@ -22,6 +22,8 @@ public protocol LocationManagerDelegate: AnyObject {
     withError error: LocationError)
   /// Updates paused automatically; the app must restart them itself.
   func locationManagerDidPauseLocationUpdates(_ manager: LocationManager)
+  /// The visit service reports an arrival or a departure.
+  func locationManager(_ manager: LocationManager, didVisit visit: Visit)
 }
 
 extension LocationManagerDelegate {
@@ -47,4 +49,6 @@ extension LocationManagerDelegate {
   ) {}
   /// Does nothing by default.
   public func locationManagerDidPauseLocationUpdates(_ manager: LocationManager) {}
+  /// Does nothing by default.
+  public func locationManager(_ manager: LocationManager, didVisit visit: Visit) {}
 }

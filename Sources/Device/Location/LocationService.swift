@@ -135,6 +135,7 @@ final class LocationService {
       }
     }
     rearm()
+    phone.significantChanges.authorizationDidChange()
   }
 
   func processStarted() { rearm() }
@@ -349,6 +350,24 @@ final class LocationService {
     }
     u.stationarySince = nil
     return false
+  }
+
+  // MARK: Fixes from the phone's other location services
+
+  /// Delivers `fix` to `manager` for another of the phone's location services (significant
+  /// changes), asynchronously: logged and cached as any delivered fix.
+  func deliverFromService(_ fix: Location, to manager: LocationManager) {
+    call(manager) { [unowned(unsafe) self] m in
+      lastKnownLocation = fix
+      phone.record(LocationEvent.didUpdateLocations(manager: m.identifier, location: fix))
+      m.delegate?.locationManager(m, didUpdateLocations: [fix])
+    }
+  }
+
+  /// Makes `fix` the phone's cached location without delivering it (a location a service
+  /// determined while the app was not running).
+  func cache(_ fix: Location) {
+    lastKnownLocation = fix
   }
 
   private func deliver(_ fixes: [Location], to m: LocationManager, _ u: Updates, stale: Bool) {

@@ -12,7 +12,8 @@ import SimKernel
 ///
 /// The phone is made of services, each the one owner of its state: the app's process
 /// (`AppProcess`), the location permission (`AuthorizationService`), the managers and their
-/// updates (`LocationService`), region monitoring (`RegionService`), notifications
+/// updates (`LocationService`), region monitoring (`RegionService`), significant location
+/// changes (`SignificantChangeService`), visits (`VisitService`), notifications
 /// (``UserNotificationCenter``) and storage. A service changes its own state only and asks the
 /// others, through the phone, for theirs.
 public final class Phone {
@@ -29,6 +30,8 @@ public final class Phone {
   private(set) lazy var authorization = AuthorizationService(phone: self)
   private(set) lazy var location = LocationService(phone: self, sensor: sensor)
   private(set) lazy var regions = RegionService(phone: self)
+  private(set) lazy var significantChanges = SignificantChangeService(phone: self, sensor: sensor)
+  private(set) lazy var visits = VisitService(phone: self, sensor: sensor)
   /// The app's notification center; pending and delivered notifications survive relaunches.
   public private(set) lazy var notificationCenter = UserNotificationCenter(phone: self)
   private var defaultsBySuite: [String?: KeyValueStore] = [:]

@@ -32,6 +32,10 @@ public struct PhoneParameters: Hashable, Sendable {
   public var maximumMonitoredRegions = 20
   /// The region engine's decision rule and timing; see ``RegionMonitoringParameters``.
   public var regionMonitoring = RegionMonitoringParameters()
+  /// The significant-change location service's rule; see ``SignificantChangeParameters``.
+  public var significantChanges = SignificantChangeParameters()
+  /// The visit detector's rule and delays; see ``VisitParameters``.
+  public var visits = VisitParameters()
 
   /// The documented defaults.
   public init() {}

@@ -1,3 +1,4 @@
+import Geo
 import SimKernel
 
 /// What the positioning hardware yields at one instant.
@@ -21,4 +22,25 @@ public protocol LocationSensor: AnyObject {
   func reading(at time: SimTime, desiredAccuracy: Double, reducedAccuracy: Bool) -> SensorReading
   /// The coarse (cell / Wi-Fi like) position estimate at `time` that region monitoring uses.
   func coarseEstimate(at time: SimTime) -> Location?
+  /// Where the phone truly is at `time`, for what iOS detects from all its sensors together
+  /// over minutes (visits), or `nil` when it has no position.
+  func truePosition(at time: SimTime) -> Coordinate?
+  /// What an app with approximate location (iOS 14 reduced accuracy) is told of `location`.
+  func approximate(_ location: Location) -> Location
+}
+
+extension LocationSensor {
+  /// The coarse estimate's coordinate, for a sensor that knows no other truth.
+  public func truePosition(at time: SimTime) -> Coordinate? {
+    coarseEstimate(at: time)?.coordinate
+  }
+
+  /// `location` with the accuracy of an approximate location (`kCLLocationAccuracyReduced`),
+  /// for a sensor that has no grid of its own.
+  public func approximate(_ location: Location) -> Location {
+    Location(
+      coordinate: location.coordinate, altitude: location.altitude,
+      horizontalAccuracy: max(location.horizontalAccuracy, LocationAccuracy.reduced),
+      timestamp: location.timestamp)
+  }
 }

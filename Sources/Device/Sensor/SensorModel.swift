@@ -66,6 +66,7 @@ public final class SensorModel: LocationSensor {
 
   private var cursor = Trajectory.Cursor()
   private var coarseCursor = Trajectory.Cursor()
+  private var truthCursor = Trajectory.Cursor()
   private var gnssError: GaussMarkovProcess
   private var wifiError: GaussMarkovProcess
   private var cellError: GaussMarkovProcess
@@ -211,6 +212,24 @@ public final class SensorModel: LocationSensor {
     return Location(
       coordinate: MetricOffset.apply(east: east, north: north, to: truth.coordinate),
       altitude: truth.altitude, horizontalAccuracy: parameters.coarseAccuracy, timestamp: time)
+  }
+
+  /// The true position at `time` (the trajectory's), or `nil` before the trajectory starts. It
+  /// reads the trajectory with its own cursor, so it does not disturb the other readings.
+  public func truePosition(at time: SimTime) -> Coordinate? {
+    trajectory.fastState(at: time, cursor: &truthCursor)?.coordinate
+  }
+
+  /// The approximate location an app with reduced accuracy is told of `location`: the centre
+  /// of its grid cell, with the approximate accuracy, as the fixes of
+  /// ``reading(at:desiredAccuracy:reducedAccuracy:)`` are [A][3P Radar 2020].
+  public func approximate(_ location: Location) -> Location {
+    Location(
+      coordinate: ApproximateLocationGrid.centre(
+        of: location.coordinate, size: parameters.reducedAccuracyCellSize),
+      altitude: location.altitude,
+      horizontalAccuracy: parameters.reducedAccuracyHorizontalAccuracy,
+      timestamp: location.timestamp)
   }
 
   /// The approximate location, if one is due: the centre of the truth's grid cell.

@@ -163,6 +163,40 @@ open class CLLocationManager: NSObject {
     manager.requestLocation()
   }
 
+  // MARK: Significant changes and visits
+
+  /// Whether the device can run the significant-change location service: always, on the
+  /// simulated iPhone (it has a cellular radio) [A].
+  open class func significantLocationChangeMonitoringAvailable() -> Bool { true }
+
+  /// Starts the significant-change location service: the current location, then a location
+  /// through ``CLLocationManagerDelegate/locationManager(_:didUpdateLocations:)`` each time the
+  /// device has moved about 500 m from the last one, at most every 5 minutes [A], from the
+  /// phone's coarse (Wi-Fi and cell) position; ``desiredAccuracy`` and ``distanceFilter`` do
+  /// not apply [A]. With Always permission a terminated app is relaunched in the background
+  /// (`launchOptions[.location]`) for the next change, which the app hears once it calls this
+  /// method again [A].
+  open func startMonitoringSignificantLocationChanges() {
+    manager.startMonitoringSignificantLocationChanges()
+  }
+
+  /// Stops the significant-change location service for this manager.
+  open func stopMonitoringSignificantLocationChanges() {
+    manager.stopMonitoringSignificantLocationChanges()
+  }
+
+  /// Starts visit monitoring for the whole app: every manager's delegate hears
+  /// ``CLLocationManagerDelegate/locationManager(_:didVisit:)`` [A]. With Always permission a
+  /// terminated app is relaunched in the background for a visit [A].
+  open func startMonitoringVisits() {
+    manager.startMonitoringVisits()
+  }
+
+  /// Stops visit monitoring for the whole app [A].
+  open func stopMonitoringVisits() {
+    manager.stopMonitoringVisits()
+  }
+
   // MARK: Regions
 
   /// The regions the app monitors (shared by its managers, kept across relaunches) [A].
@@ -269,5 +303,10 @@ private final class Bridge: LocationManagerDelegate {
   func locationManagerDidPauseLocationUpdates(_ manager: LocationManager) {
     guard let owner else { return }
     owner.delegate?.locationManagerDidPauseLocationUpdates(owner)
+  }
+
+  func locationManager(_ manager: LocationManager, didVisit visit: Visit) {
+    guard let owner else { return }
+    owner.delegate?.locationManager(owner, didVisit: CLVisit(visit, in: manager.phone.simulation))
   }
 }

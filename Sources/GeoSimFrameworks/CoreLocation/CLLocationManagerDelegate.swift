@@ -29,6 +29,8 @@ public protocol CLLocationManagerDelegate: AnyObject {
     withError error: any Error)
   /// Updates paused automatically; the app must restart them itself.
   func locationManagerDidPauseLocationUpdates(_ manager: CLLocationManager)
+  /// The visit service reports an arrival or a departure (iOS 8) [A].
+  func locationManager(_ manager: CLLocationManager, didVisit visit: CLVisit)
 }
 
 extension CLLocationManagerDelegate {
@@ -59,4 +61,6 @@ extension CLLocationManagerDelegate {
   ) {}
   /// Not implemented.
   public func locationManagerDidPauseLocationUpdates(_ manager: CLLocationManager) {}
+  /// Not implemented.
+  public func locationManager(_ manager: CLLocationManager, didVisit visit: CLVisit) {}
 }

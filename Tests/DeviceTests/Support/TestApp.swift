@@ -33,6 +33,8 @@ final class RecordingApp: SimulatedApp, LocationManagerDelegate {
   var events: [(time: SimTime, what: String)] = []
   var fixes: [Location] = []
   var launchReasons: [LaunchReason] = []
+  /// The visits the app heard, with when.
+  var visits: [(time: SimTime, visit: Visit)] = []
   let configure: (LocationManager, Phone) -> Void
   /// The app's Info.plist: one purpose key for temporary full accuracy.
   let infoPlist = InfoPlist(locationTemporaryUsageDescriptionDictionary: [
@@ -85,6 +87,10 @@ final class RecordingApp: SimulatedApp, LocationManagerDelegate {
     note("monitoringFailed:\(region?.identifier ?? "-"):\(error.code)")
   }
   func locationManagerDidPauseLocationUpdates(_ manager: LocationManager) { note("paused") }
+  func locationManager(_ manager: LocationManager, didVisit visit: Visit) {
+    visits.append((phone?.simulation.now ?? .zero, visit))
+    note("visit")
+  }
 }
 
 let tokyoStation = try! Coordinate(latitude: 35.681236, longitude: 139.767125)
