@@ -21,4 +21,12 @@ public protocol LocationSensor: AnyObject {
   func reading(at time: SimTime, desiredAccuracy: Double, reducedAccuracy: Bool) -> SensorReading
   /// The coarse (cell / Wi-Fi like) position estimate at `time` that region monitoring uses.
   func coarseEstimate(at time: SimTime) -> Location?
+  /// The device's true speed at `time` in metres per second — what the phone's motion
+  /// sensors tell it, apart from any fix — or `nil` when the sensor does not know it.
+  func trueSpeed(at time: SimTime) -> Double?
+}
+
+extension LocationSensor {
+  /// Unknown by default: clients fall back to the fixes' speed.
+  public func trueSpeed(at time: SimTime) -> Double? { nil }
 }
