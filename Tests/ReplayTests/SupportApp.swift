@@ -91,6 +91,10 @@ extension AppCatalog {
       let traps = context.variant == "trapping"
       return { FixCounterApp(trapsOnReset: traps) }
     }
+    catalog.register("LiveWalker", variants: ["foregroundOnly", "background"]) { context in
+      let keeps = context.variant == "background"
+      return { LiveWalkerApp(keepsBackgroundSession: keeps) }
+    }
     return catalog
   }
 }
