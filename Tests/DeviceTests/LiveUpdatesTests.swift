@@ -8,13 +8,16 @@ import Testing
 final class MotionSensor: LocationSensor {
   let updateInterval = SimDuration.seconds(1)
   let truth: (SimTime) -> Coordinate
+  /// The desired accuracy of every reading, in order.
+  var accuracies: [Double] = []
 
   init(truth: @escaping (SimTime) -> Coordinate) {
     self.truth = truth
   }
 
   func reading(at time: SimTime, desiredAccuracy: Double, reducedAccuracy: Bool) -> SensorReading {
-    .fix(
+    accuracies.append(desiredAccuracy)
+    return .fix(
       Location(
         coordinate: truth(time), horizontalAccuracy: 5, speed: trueSpeed(at: time) ?? -1,
         timestamp: time))
@@ -119,6 +122,33 @@ func walkWithStop(stop: Double, resume: Double) -> (SimTime) -> Coordinate {
     #expect(
       LiveConfiguration.automotiveNavigation.desiredAccuracy == LocationAccuracy.bestForNavigation)
     #expect(LiveConfiguration.fitness.activityType == .fitness)
+  }
+
+  @Test func aStreamAndADelegateManagerShareTheOneSensorAtTheStricterAccuracy() throws {
+    let sensor = MotionSensor { _ in tokyoStation }
+    let phone = Phone(
+      simulation: Simulation(seed: 1), geos: GEOSContext(), sensor: sensor,
+      parameters: deterministic())
+    var app: RecordingApp?
+    var stream: LiveUpdateStream?
+    phone.install {
+      let made = RecordingApp { manager, phone in
+        manager.desiredAccuracy = LocationAccuracy.kilometer
+        manager.startUpdatingLocation()
+        stream = phone.startLiveUpdates(.automotiveNavigation) { _ in }
+      }
+      app = made
+      return made
+    }
+    phone.setLocationSetting(.whileUsing)
+    try phone.launchApp()
+    try phone.simulation.run(until: .seconds(3.5))
+    #expect(sensor.accuracies == Array(repeating: LocationAccuracy.bestForNavigation, count: 3))
+    #expect(app!.fixes.count == 3, "one reading per second, offered to both")
+    stream?.stop()
+    try phone.simulation.run(until: .seconds(5.5))
+    #expect(
+      sensor.accuracies.suffix(2) == [LocationAccuracy.kilometer, LocationAccuracy.kilometer])
   }
 
   @Test func itPausesWhileTheDeviceIsStillAndResumesWhenItMoves() throws {

@@ -76,7 +76,7 @@ public struct CLLocationUpdate: Sendable {
     }
 
     /// Waits for the stream's updates, one at a time.
-    public struct Iterator: AsyncIteratorProtocol {
+    public struct Iterator: AsyncIteratorProtocol, Sendable {
       let feed: LiveUpdatesFeed
 
       /// The next update; `nil` once the task is cancelled or the app's process ended.

@@ -65,7 +65,7 @@ public final class CLServiceSession: @unchecked Sendable {
     }
 
     /// Waits for the session's diagnostics, one at a time.
-    public struct Iterator: AsyncIteratorProtocol {
+    public struct Iterator: AsyncIteratorProtocol, Sendable {
       let feed: DiagnosticsFeed
 
       /// The next diagnostic; `nil` once the session is invalidated.
