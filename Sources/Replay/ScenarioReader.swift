@@ -398,7 +398,7 @@ struct ScenarioReader {
       allowed: [
         "backgroundGracePeriod", "regionRelaunchWindow", "staleFirstFixProbability",
         "oneShotTimeout", "stationarySpeed", "pauseAfter", "maximumRegionMonitoringDistance",
-        "maximumMonitoredRegions", "liveUpdatesStationaryAfter",
+        "maximumMonitoredRegions", "liveUpdatesStationaryAfter", "liveUpdatesUnavailableAfter",
       ])
     if let n = m["backgroundGracePeriod"] { p.backgroundGracePeriod = .seconds(try seconds(n)) }
     if let n = m["regionRelaunchWindow"] { p.regionRelaunchWindow = .seconds(try seconds(n)) }
@@ -430,6 +430,9 @@ struct ScenarioReader {
     }
     if let n = m["liveUpdatesStationaryAfter"] {
       p.liveUpdatesStationaryAfter = .seconds(try seconds(n, allowZero: false))
+    }
+    if let n = m["liveUpdatesUnavailableAfter"] {
+      p.liveUpdatesUnavailableAfter = .seconds(try seconds(n, allowZero: false))
     }
   }
 

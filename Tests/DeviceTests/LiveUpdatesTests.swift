@@ -10,6 +10,8 @@ final class MotionSensor: LocationSensor {
   let truth: (SimTime) -> Coordinate
   /// The desired accuracy of every reading, in order.
   var accuracies: [Double] = []
+  /// Seconds (inclusive ranges) in which the sensor is silent, like a tunnel.
+  var silences: [ClosedRange<Double>] = []
 
   init(truth: @escaping (SimTime) -> Coordinate) {
     self.truth = truth
@@ -17,6 +19,7 @@ final class MotionSensor: LocationSensor {
 
   func reading(at time: SimTime, desiredAccuracy: Double, reducedAccuracy: Bool) -> SensorReading {
     accuracies.append(desiredAccuracy)
+    if silences.contains(where: { $0.contains(time.seconds) }) { return .silent }
     return .fix(
       Location(
         coordinate: truth(time), horizontalAccuracy: 5, speed: trueSpeed(at: time) ?? -1,
@@ -74,12 +77,15 @@ func livePhone(
   user: UserScript = UserScript(answers: [.location: [.allowWhileUsing]]),
   infoPlist: InfoPlist = InfoPlist(), configuration: LiveConfiguration = .default,
   start: Bool = true, parameters: PhoneParameters = deterministic(),
+  silences: [ClosedRange<Double>] = [],
   truth: @escaping (SimTime) -> Coordinate = { _ in tokyoStation }
 ) -> (phone: Phone, app: () -> LiveApp?) {
   let simulation = Simulation(seed: 1)
+  let sensor = MotionSensor(truth: truth)
+  sensor.silences = silences
   let phone = Phone(
-    simulation: simulation, geos: GEOSContext(), sensor: MotionSensor(truth: truth),
-    parameters: parameters, user: user)
+    simulation: simulation, geos: GEOSContext(), sensor: sensor, parameters: parameters,
+    user: user)
   var latest: LiveApp?
   phone.install {
     let app = LiveApp(infoPlist: infoPlist, configuration: configuration, start: start)
@@ -168,6 +174,19 @@ func walkWithStop(stop: Double, resume: Double) -> (SimTime) -> Coordinate {
     let live = phone.simulation.log.events(LiveLocationEvent.self).map(\.event)
     #expect(live.contains(.liveUpdatesStationary(stream: 1)))
     #expect(live.contains(.liveUpdatesResumed(stream: 1)))
+  }
+
+  @Test func anOutageIsReportedOnceAsLocationUnavailableAndFixesFollowIt() throws {
+    let (phone, app) = livePhone(
+      silences: [20...60], truth: walkWithStop(stop: 1000, resume: 1000))
+    phone.setLocationSetting(.whileUsing)
+    try phone.launchApp()
+    try phone.simulation.run(until: .seconds(65.5))
+    let unavailable = app()!.updates.filter(\.update.locationUnavailable)
+    #expect(unavailable.map(\.time.seconds) == [29], "10 s after the last fix, at 19 s")
+    #expect(unavailable.first?.update.location == nil)
+    #expect(app()!.fixTimes.suffix(5) == [61, 62, 63, 64, 65])
+    #expect(app()!.diagnostics == [["locationUnavailable"]])
   }
 
   @Test func theStillnessTimeIsAParameter() throws {

@@ -59,7 +59,8 @@ public struct LiveUpdate: Hashable, Sendable {
   /// The app is not in use enough for When In Use authorization: in the background without a
   /// background activity session.
   public var insufficientlyInUse = false
-  /// No location is available (not produced yet: the phone stays silent instead [?]).
+  /// No fix has come for ``PhoneParameters/liveUpdatesUnavailableAfter`` although one could
+  /// (a tunnel, underground): reported once per outage [?].
   public var locationUnavailable = false
   /// The app has approximate location only.
   public var accuracyLimited = false
@@ -102,6 +103,8 @@ public struct LiveUpdate: Hashable, Sendable {
 /// - in the background it delivers only while a ``BackgroundActivitySession`` is held [A];
 ///   without one it reports ``LiveUpdate/insufficientlyInUse`` once and the app is suspended as
 ///   usual [?];
+/// - when no fix comes for ``PhoneParameters/liveUpdatesUnavailableAfter`` although one could
+///   (an outage), it reports ``LiveUpdate/locationUnavailable`` once [?];
 /// - a change of authorization reaches it as an update without a location carrying the
 ///   diagnostic (``LiveUpdate/authorizationDenied``, …) [A], never as an error, and updates
 ///   resume by themselves when the app is authorized again [?];
@@ -125,6 +128,7 @@ public final class LiveUpdateStream {
   private var stationarySince: SimTime?
   private var stationary = false
   private var motionCheck: EventHandle?
+  private var unavailableCheck: EventHandle?
   private var lastReported: [String] = []
   /// Whether ``stop()`` was called or the app's process ended.
   public private(set) var isStopped = false
@@ -171,6 +175,7 @@ public final class LiveUpdateStream {
     guard !isStopped else { return }
     isStopped = true
     if let motionCheck { phone.simulation.cancel(motionCheck) }
+    if let unavailableCheck { phone.simulation.cancel(unavailableCheck) }
     manager.stopUpdatingLocation()
     manager.delegate = nil
     implicitSession?.invalidate()
@@ -215,6 +220,31 @@ public final class LiveUpdateStream {
   private func startUpdating() {
     updating = true
     manager.startUpdatingLocation()
+    watchForSilence()
+  }
+
+  /// Reports ``LiveUpdate/locationUnavailable`` once when no fix has come for
+  /// ``PhoneParameters/liveUpdatesUnavailableAfter`` while fixes could come [?]: the stream
+  /// runs, is not paused, the app is authorized with precise location (approximate fixes are
+  /// minutes apart) and may receive them (not suspended, in the background only with a
+  /// session).
+  private func watchForSilence() {
+    if let unavailableCheck { phone.simulation.cancel(unavailableCheck) }
+    unavailableCheck = checkedScheduling {
+      try phone.simulation.schedule(after: phone.parameters.liveUpdatesUnavailableAfter) {
+        [weak self] in
+        guard let self, !self.isStopped, !self.stationary else { return }
+        let phone = self.phone
+        let state = phone.appState
+        guard phone.authorization.isAuthorized, phone.authorization.isPrecise,
+          state == .foreground
+            || (state == .background && self.manager.allowsBackgroundLocationUpdates)
+        else { return }
+        var update = self.diagnosed(nil)
+        update.locationUnavailable = true
+        self.report(update, always: true)
+      }
+    }
   }
 
   fileprivate func didChangeAuthorization() {
@@ -238,6 +268,7 @@ public final class LiveUpdateStream {
 
   fileprivate func didUpdate(_ fix: Location) {
     guard !isStopped, !stationary else { return }
+    watchForSilence()
     let now = phone.simulation.now
     let speed = phone.location.trueSpeed() ?? fix.speed
     guard speed >= 0 && speed < phone.parameters.stationarySpeed else {
@@ -256,6 +287,7 @@ public final class LiveUpdateStream {
     update.isStationary = true
     report(update, always: true)
     manager.stopUpdatingLocation()
+    if let unavailableCheck { phone.simulation.cancel(unavailableCheck) }
     watchForMotion()
   }
 
@@ -273,6 +305,7 @@ public final class LiveUpdateStream {
         self.phone.record(LiveLocationEvent.liveUpdatesResumed(stream: self.identifier))
         if self.phone.appState == .suspended { self.phone.process.wakeForRegionEvent() }
         self.manager.startUpdatingLocation()
+        self.watchForSilence()
       }
     }
   }

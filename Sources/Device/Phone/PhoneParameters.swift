@@ -29,6 +29,9 @@ public struct PhoneParameters: Hashable, Sendable {
   /// pauses with an `isStationary` update: 2 min [?] (Apple documents the pause and the
   /// resumption when the device moves [A], not the time).
   public var liveUpdatesStationaryAfter = SimDuration.minutes(2)
+  /// Time without a fix after which a live-updates stream reports `locationUnavailable`, once
+  /// per outage: 10 s [?] (Apple names the diagnostic, not when it is set).
+  public var liveUpdatesUnavailableAfter = SimDuration.seconds(10)
   /// The largest region radius that can be monitored: 400 km [?] (CLLocationManager reports a
   /// device-dependent value; larger radii fail with `monitoringDidFailFor` [A]).
   public var maximumRegionMonitoringDistance = 400_000.0

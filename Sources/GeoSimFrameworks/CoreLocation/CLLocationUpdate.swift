@@ -27,7 +27,7 @@ public struct CLLocationUpdate: Sendable {
   public let authorizationRestricted: Bool
   /// The app is not in use enough for its When In Use authorization (iOS 18).
   public let insufficientlyInUse: Bool
-  /// No location is available (iOS 18; GeoSim's phone goes silent instead [?]).
+  /// No location is available: no fix for a while although one could come (iOS 18).
   public let locationUnavailable: Bool
   /// The app has approximate location only (iOS 18).
   public let accuracyLimited: Bool
