@@ -247,6 +247,8 @@ func walkWithStop(stop: Double, resume: Double) -> (SimTime) -> Coordinate {
     phone.sendAppToBackground()
     let session = phone.startBackgroundActivitySession()
     #expect(!session.isActive)
+    try phone.simulation.run(until: .seconds(15))
+    #expect(phone.appState == .background, "the grace period is not cut short")
     try phone.simulation.run(until: .seconds(60))
     #expect(phone.appState == .suspended)
     #expect(app()!.fixTimes.last == 10)

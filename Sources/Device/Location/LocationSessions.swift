@@ -12,6 +12,8 @@ final class LocationSessions {
   private var streamCount = 0
   private var serviceSessionCount = 0
   private var backgroundSessionCount = 0
+  /// Whether an active background activity session kept the app in use at the last change.
+  private var backgroundAllowed = false
 
   init(phone: Phone) {
     self.phone = phone
@@ -101,7 +103,11 @@ final class LocationSessions {
     backgroundSessions.removeAll { !$0.isActive }
     let allowed = hasActiveBackgroundSession
     for stream in liveStreams { stream.setBackgroundAllowed(allowed) }
-    if !allowed && phone.appState == .background { phone.process.suspendIfIdle(after: .zero) }
+    // The last session ended: a background app no longer kept in use is suspended at once.
+    if backgroundAllowed && !allowed && phone.appState == .background {
+      phone.process.suspendIfIdle(after: .zero)
+    }
+    backgroundAllowed = allowed
     refreshSessions()
   }
 
@@ -124,6 +130,7 @@ final class LocationSessions {
       serviceSessions.removeAll()
       for session in backgroundSessions { session.processEnded() }
       backgroundSessions.removeAll()
+      backgroundAllowed = false
       return
     }
     let allowed = hasActiveBackgroundSession
