@@ -23,6 +23,8 @@ final class ReplaySensor: LocationSensor {
 
   var updateInterval: SimDuration { parameters.updateInterval }
 
+  func trueSpeed(at time: SimTime) -> Double? { model?.trueSpeed(at: time) }
+
   /// From `time` on, the phone follows `next` (whose samples start at or after `time`); what
   /// remained of the previous trace is dropped, and the position at `time` is kept as a
   /// sample so that the truth up to `time` is unchanged.

@@ -423,7 +423,7 @@ struct ScenarioReader {
       allowed: [
         "backgroundGracePeriod", "regionRelaunchWindow", "staleFirstFixProbability",
         "oneShotTimeout", "stationarySpeed", "pauseAfter", "maximumRegionMonitoringDistance",
-        "maximumMonitoredRegions",
+        "maximumMonitoredRegions", "liveUpdatesStationaryAfter", "liveUpdatesUnavailableAfter",
       ])
     if let n = m["backgroundGracePeriod"] { p.backgroundGracePeriod = .seconds(try seconds(n)) }
     if let n = m["regionRelaunchWindow"] { p.regionRelaunchWindow = .seconds(try seconds(n)) }
@@ -452,6 +452,12 @@ struct ScenarioReader {
     }
     if let n = m["maximumMonitoredRegions"] {
       p.maximumMonitoredRegions = try integer(n, 0...1_000)
+    }
+    if let n = m["liveUpdatesStationaryAfter"] {
+      p.liveUpdatesStationaryAfter = .seconds(try seconds(n, allowZero: false))
+    }
+    if let n = m["liveUpdatesUnavailableAfter"] {
+      p.liveUpdatesUnavailableAfter = .seconds(try seconds(n, allowZero: false))
     }
   }
 

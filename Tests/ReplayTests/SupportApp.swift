@@ -94,6 +94,10 @@ extension AppCatalog {
     catalog.register("PlaceDiary", events: ["moved", "arrived", "departed"]) { _ in
       { PlaceDiaryApp() }
     }
+    catalog.register("LiveWalker", variants: ["foregroundOnly", "background"]) { context in
+      let keeps = context.variant == "background"
+      return { LiveWalkerApp(keepsBackgroundSession: keeps) }
+    }
     return catalog
   }
 }

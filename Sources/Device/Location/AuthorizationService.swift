@@ -24,6 +24,10 @@ final class AuthorizationService {
   /// Whether the app may not use location at all now (an undetermined app may: its requests
   /// wait for the user's answer).
   var isRefused: Bool { state.status == .denied || state.status == .restricted }
+  /// Whether a prompt (of any kind) is on screen.
+  var isPromptShown: Bool { prompt != nil }
+  /// Whether a location prompt (not the notification one) is on screen.
+  var isLocationPromptShown: Bool { prompt.map { $0.kind != .notifications } ?? false }
 
   // MARK: Prompts
 
@@ -105,6 +109,7 @@ final class AuthorizationService {
     prompt = (kind, always)
     if kind == .alwaysUpgrade { state.upgradePromptShown = true }
     phone.record(PromptEvent.shown(kind))
+    phone.sessionsIfUsed?.promptDidChange()
     if let answer = phone.user.nextAnswer(for: kind), answer != .unanswered {
       checkedScheduling {
         try phone.simulation.schedule(after: phone.user.answerDelay) { [weak self] in
@@ -125,6 +130,7 @@ final class AuthorizationService {
     guard answer != .unanswered else { return }
     self.prompt = nil
     phone.record(PromptEvent.answered(prompt.kind, answer))
+    phone.sessionsIfUsed?.promptDidChange()
     if prompt.kind == .notifications {
       phone.notificationCenter.resolveAuthorization(answer)
     } else if prompt.kind == .temporaryFullAccuracy {
@@ -197,5 +203,6 @@ final class AuthorizationService {
     guard before != after else { return }
     phone.record(AuthorizationEvent.changed(status: after.0, accuracy: after.1))
     phone.location.authorizationDidChange()
+    phone.sessionsIfUsed?.authorizationDidChange()
   }
 }

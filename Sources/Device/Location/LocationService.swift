@@ -99,9 +99,13 @@ final class LocationService {
   // MARK: What the other services ask
 
   /// Whether the app keeps running in the background: a manager updating location with
-  /// background updates allowed, and the permission for it.
+  /// background updates allowed, and the permission for it; or a background activity session
+  /// and any permission.
   var runsInBackground: Bool {
     let status = authorization.status
+    if phone.sessionsIfUsed?.hasActiveBackgroundSession == true && authorization.isAuthorized {
+      return true
+    }
     return anyLive { m, u in
       u.isUpdating && !u.isPaused && m.allowsBackgroundLocationUpdates
         && (status == .authorizedAlways || (status == .authorizedWhenInUse && u.startedInUse))
@@ -120,6 +124,15 @@ final class LocationService {
   }
 
   var hasSensor: Bool { sensor != nil }
+
+  /// How often the sensor yields fixes, if the phone has one.
+  var updateInterval: SimDuration? { sensor?.updateInterval }
+
+  /// The device's true speed now, from its motion (what the motion coprocessor senses), if
+  /// the sensor knows it.
+  func trueSpeed() -> Double? {
+    sensor?.trueSpeed(at: phone.simulation.now)
+  }
 
   // MARK: What the other services tell
 

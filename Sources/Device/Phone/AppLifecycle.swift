@@ -64,9 +64,17 @@ public struct InfoPlist: Hashable, Sendable {
   /// `requestTemporaryFullAccuracyAuthorization(withPurposeKey:)`, each with the text its
   /// prompt shows [A].
   public var locationTemporaryUsageDescriptionDictionary: [String: String]
+  /// `NSLocationRequireExplicitServiceSession` (iOS 18): no implicit service session for live
+  /// updates and monitor events; they deliver only while the app holds a `CLServiceSession`,
+  /// and say `serviceSessionRequired` otherwise [A].
+  public var requiresExplicitServiceSession: Bool
 
   /// An Info.plist with these entries.
-  public init(locationTemporaryUsageDescriptionDictionary: [String: String] = [:]) {
+  public init(
+    locationTemporaryUsageDescriptionDictionary: [String: String] = [:],
+    requiresExplicitServiceSession: Bool = false
+  ) {
     self.locationTemporaryUsageDescriptionDictionary = locationTemporaryUsageDescriptionDictionary
+    self.requiresExplicitServiceSession = requiresExplicitServiceSession
   }
 }

@@ -149,5 +149,6 @@ final class AppProcess {
   private func setState(_ state: AppState, reason: LaunchReason? = nil) {
     self.state = state
     phone.record(AppLifecycleEvent.state(state, reason: reason))
+    phone.sessionsIfUsed?.appStateDidChange()
   }
 }

@@ -38,6 +38,7 @@ public final class Phone {
   /// The app process's registered defaults, shared by its stores.
   let defaultsRegistration = DefaultsRegistration()
   private var createdRunLoop: AppRunLoop?
+  private var createdSessions: LocationSessions?
   private var attachments: [ObjectIdentifier: AnyObject] = [:]
   private let sensor: (any LocationSensor)?
   /// The phone's own randomness (stale first fixes, region misses and latencies).
@@ -79,6 +80,18 @@ public final class Phone {
 
   /// The run loop if the app's code has used one (so that asking does not make one).
   public var runLoopIfUsed: AppRunLoop? { createdRunLoop }
+
+  /// The clients of the iOS 17 and 18 location APIs (live updates, service and background
+  /// activity sessions), made when the app first uses one.
+  var sessions: LocationSessions {
+    if let createdSessions { return createdSessions }
+    let sessions = LocationSessions(phone: self)
+    createdSessions = sessions
+    return sessions
+  }
+
+  /// The sessions registry if the app has used one (so that asking does not make one).
+  var sessionsIfUsed: LocationSessions? { createdSessions }
 
   /// The phone's one instance of `type`, made by `make` on first use: state a layer above the
   /// phone keeps per phone (the Apple-named objects bound to it), gone with the phone.

@@ -25,6 +25,13 @@ public struct PhoneParameters: Hashable, Sendable {
     .automotiveNavigation: .minutes(10), .otherNavigation: .minutes(10), .fitness: .minutes(15),
     .other: .minutes(15), .airborne: .minutes(30),
   ]
+  /// Still time (true speed below ``stationarySpeed``) after which a live-updates stream
+  /// pauses with an `isStationary` update: 2 min [?] (Apple documents the pause and the
+  /// resumption when the device moves [A], not the time).
+  public var liveUpdatesStationaryAfter = SimDuration.minutes(2)
+  /// Time without a fix after which a live-updates stream reports `locationUnavailable`, once
+  /// per outage: 10 s [?] (Apple names the diagnostic, not when it is set).
+  public var liveUpdatesUnavailableAfter = SimDuration.seconds(10)
   /// The largest region radius that can be monitored: 400 km [?] (CLLocationManager reports a
   /// device-dependent value; larger radii fail with `monitoringDidFailFor` [A]).
   public var maximumRegionMonitoringDistance = 400_000.0

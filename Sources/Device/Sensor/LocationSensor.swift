@@ -27,6 +27,9 @@ public protocol LocationSensor: AnyObject {
   func truePosition(at time: SimTime) -> Coordinate?
   /// What an app with approximate location (iOS 14 reduced accuracy) is told of `location`.
   func approximate(_ location: Location) -> Location
+  /// The device's true speed at `time` in metres per second — what the phone's motion
+  /// sensors tell it, apart from any fix — or `nil` when the sensor does not know it.
+  func trueSpeed(at time: SimTime) -> Double?
 }
 
 extension LocationSensor {
@@ -43,4 +46,7 @@ extension LocationSensor {
       horizontalAccuracy: max(location.horizontalAccuracy, LocationAccuracy.reduced),
       timestamp: location.timestamp)
   }
+
+  /// Unknown by default: clients fall back to the fixes' speed.
+  public func trueSpeed(at time: SimTime) -> Double? { nil }
 }

@@ -190,6 +190,12 @@ public final class SensorModel: LocationSensor {
         speed: speed, course: course, timestamp: time))
   }
 
+  /// The true speed at `time` (what the phone's motion sensors feel), `nil` outside the
+  /// trajectory.
+  public func trueSpeed(at time: SimTime) -> Double? {
+    trajectory.state(at: time)?.speed
+  }
+
   /// The position that region monitoring works from at `time`: a Wi-Fi and cell-tower estimate,
   /// or `nil` before the trajectory starts.
   ///

@@ -22,6 +22,14 @@ final class PathSensor: LocationSensor {
   func coarseEstimate(at time: SimTime) -> Location? {
     truth(time).map { Location(coordinate: $0, horizontalAccuracy: 100, timestamp: time) }
   }
+
+  /// The speed along the path over the last second (what the motion sensors feel).
+  func trueSpeed(at time: SimTime) -> Double? {
+    guard let now = truth(time), let before = truth(time - SimDuration.seconds(1)) else {
+      return nil
+    }
+    return Geodesic.wgs84.inverse(from: before, to: now).distance
+  }
 }
 
 /// Launches whatever `make` builds, as the phone launches an app: a fresh object per process.
