@@ -398,7 +398,7 @@ struct ScenarioReader {
       allowed: [
         "backgroundGracePeriod", "regionRelaunchWindow", "staleFirstFixProbability",
         "oneShotTimeout", "stationarySpeed", "pauseAfter", "maximumRegionMonitoringDistance",
-        "maximumMonitoredRegions",
+        "maximumMonitoredRegions", "monitorConditionsShareRegionLimit", "maximumMonitorConditions",
       ])
     if let n = m["backgroundGracePeriod"] { p.backgroundGracePeriod = .seconds(try seconds(n)) }
     if let n = m["regionRelaunchWindow"] { p.regionRelaunchWindow = .seconds(try seconds(n)) }
@@ -427,6 +427,12 @@ struct ScenarioReader {
     }
     if let n = m["maximumMonitoredRegions"] {
       p.maximumMonitoredRegions = try integer(n, 0...1_000)
+    }
+    if let n = m["monitorConditionsShareRegionLimit"] {
+      p.monitorConditionsShareRegionLimit = try bool(n)
+    }
+    if let n = m["maximumMonitorConditions"] {
+      p.maximumMonitorConditions = try integer(n, 0...1_000)
     }
   }
 

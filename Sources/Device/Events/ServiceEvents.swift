@@ -131,7 +131,8 @@ public enum DeviceEvents {
   /// The types, in the order the docs list them.
   public static let types: [any LogEvent.Type] = [
     PhoneEvent.self, AppLifecycleEvent.self, PromptEvent.self, AuthorizationEvent.self,
-    SettingsEvent.self, LocationEvent.self, RegionEvent.self, NotificationEvent.self,
+    SettingsEvent.self, LocationEvent.self, RegionEvent.self, MonitorEvent.self,
+    NotificationEvent.self,
     TouchEvent.self, GestureEvent.self, MapEvent.self, GeocoderEvent.self, DefaultsEvent.self,
   ]
 }

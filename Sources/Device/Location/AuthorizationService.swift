@@ -24,6 +24,10 @@ final class AuthorizationService {
   /// Whether the app may not use location at all now (an undetermined app may: its requests
   /// wait for the user's answer).
   var isRefused: Bool { state.status == .denied || state.status == .restricted }
+  /// Whether a location permission prompt is on screen.
+  var isPromptShowing: Bool {
+    prompt.map { $0.kind == .location || $0.kind == .alwaysUpgrade } ?? false
+  }
 
   // MARK: Prompts
 
@@ -197,5 +201,6 @@ final class AuthorizationService {
     guard before != after else { return }
     phone.record(AuthorizationEvent.changed(status: after.0, accuracy: after.1))
     phone.location.authorizationDidChange()
+    phone.monitors.authorizationDidChange()
   }
 }
