@@ -18,7 +18,7 @@ private let fence = MonitorCondition.circle(
 /// A phone whose app asks for Always and, at each launch, opens the monitor "fences"; at the
 /// first launch `setUp` adds its conditions. The user allows While Using at once.
 private func monitorPhone(
-  parameters: PhoneParameters = deterministic(),
+  parameters: PhoneParameters = deterministic(), always: Bool = true,
   truth: @escaping (SimTime) -> Coordinate?,
   setUp: @escaping (ConditionMonitor, LocationManager) -> Void = { m, _ in
     m.add(fence, identifier: "tokyo")
@@ -30,7 +30,11 @@ private func monitorPhone(
     user: UserScript(answers: [.location: [.allowWhileUsing]], answerDelay: .zero),
     launch: { manager, phone in
       log.launches += 1
-      manager.requestAlwaysAuthorization()
+      if always {
+        manager.requestAlwaysAuthorization()
+      } else {
+        manager.requestWhenInUseAuthorization()
+      }
       let monitor = ConditionMonitor(name: "fences", phone: phone)
       monitor.onEvent = { [unowned phone] in log.events.append((phone.simulation.now, $0)) }
       log.monitor = monitor
@@ -182,6 +186,22 @@ private func eastbound(speed: Double) -> (SimTime) -> Coordinate? {
     try phone.simulation.run(until: .seconds(241))
     #expect(log.events.last?.event.state == .satisfied)
     #expect(log.events.last?.event.diagnostics == [])
+  }
+
+  @Test func withWhenInUseABackgroundAppHearsInsufficientlyInUseThenItsStateInUse() throws {
+    let (phone, log, _) = try monitorPhone(always: false, truth: eastbound(speed: 10))
+    try phone.simulation.run(until: .seconds(30))
+    phone.sendAppToBackground()
+    try phone.simulation.run(until: .seconds(240))
+    let suppressed = phone.simulation.log.entries(source: "monitor", event: "suppressed")
+    #expect(suppressed.map { $0["cause"] } == [.string("appNotInUse")])
+    #expect(log.states == ["tokyo:unsatisfied"])
+    // Back in use: the held-back event, then the state the phone knows, without the flag.
+    phone.bringAppToForeground()
+    try phone.simulation.run(until: .seconds(241))
+    #expect(log.states == ["tokyo:unsatisfied", "tokyo:unsatisfied", "tokyo:satisfied"])
+    #expect(log.events[1].event.diagnostics == [.insufficientlyInUse])
+    #expect(log.events[2].event.diagnostics == [])
   }
 
   @Test func removingAConditionStopsItsEvents() throws {
