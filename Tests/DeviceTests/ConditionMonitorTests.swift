@@ -204,6 +204,26 @@ private func eastbound(speed: Double) -> (SimTime) -> Coordinate? {
     #expect(log.events[2].event.diagnostics == [])
   }
 
+  /// Each Settings change that changes what blocks the condition is an event of its own.
+  @Test func restrictionsAndLocationServicesHaveTheirOwnDiagnostics() throws {
+    let (phone, log, _) = try monitorPhone(truth: { _ in offset(5_000) })
+    try phone.simulation.run(until: .seconds(30))
+    phone.setRestricted(true)
+    try phone.simulation.run(until: .seconds(40))
+    phone.setRestricted(false)
+    phone.setLocationServices(false)
+    try phone.simulation.run(until: .seconds(50))
+    phone.setLocationServices(true)
+    phone.setPreciseLocation(false)
+    try phone.simulation.run(until: .seconds(60))
+    #expect(
+      log.events.map(\.event.diagnostics) == [
+        [], [.authorizationRestricted], [], [.authorizationDeniedGlobally], [],
+        [.accuracyLimited],
+      ])
+    #expect(log.states.allSatisfy { $0 == "tokyo:unsatisfied" })
+  }
+
   @Test func removingAConditionStopsItsEvents() throws {
     let (phone, log, _) = try monitorPhone(truth: eastbound(speed: 10))
     try phone.simulation.run(until: .seconds(100))

@@ -93,6 +93,42 @@ struct CLMonitorTests {
     #expect(states.contains(.string("location")))
   }
 
+  @Test("identifiers, record(for:) and remove(_:) read and change the phone's conditions")
+  func recordsAndRemoval() throws {
+    final class Bookkeeper {
+      var notes: [String] = []
+      init() {
+        Task {
+          let monitor = await CLMonitor("places")
+          let home = CLMonitor.CircularGeographicCondition(center: destination, radius: 150)
+          await monitor.add(home, identifier: "home", assuming: .satisfied)
+          await monitor.add(home, identifier: "work")
+          await monitor.remove("work")
+          let identifiers = await monitor.identifiers
+          self.notes.append("\(identifiers)")
+          if let record = await monitor.record(for: "home"),
+            let circle = record.condition as? CLMonitor.CircularGeographicCondition
+          {
+            self.notes.append("home \(record.lastEvent.state) \(circle.radius)")
+          }
+          self.notes.append("work \(await monitor.record(for: "work") == nil ? "gone" : "kept")")
+        }
+      }
+    }
+    var app: Bookkeeper?
+    let world = TestWorld(user: user, truth: atDestination) {
+      let made = Bookkeeper()
+      app = made
+      return made
+    }
+    try world.launchAndRun(until: 10)
+    #expect(try #require(app).notes == ["[\"home\"]", "home satisfied 150.0", "work gone"])
+    #expect(
+      world.events("monitor").filter { $0.hasPrefix("condition") } == [
+        "conditionAdded", "conditionAdded", "conditionRemoved",
+      ])
+  }
+
   @Test("a beacon condition is not simulated: its event says conditionUnsupported")
   func beaconsAreUnsupported() throws {
     final class BeaconApp {

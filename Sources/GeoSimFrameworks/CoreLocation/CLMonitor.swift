@@ -261,7 +261,8 @@ public actor CLMonitor {
 final class EventChannel: @unchecked Sendable {
   private unowned(unsafe) let phone: Phone
   private let label: String
-  var monitor: ConditionMonitor?
+  /// Weak: the monitor's event handler holds this channel, and the actor holds the monitor.
+  weak var monitor: ConditionMonitor?
   private var buffer: [CLMonitor.Event] = []
   private var waiters: [(CheckedContinuation<CLMonitor.Event?, Never>, AppWorkItem)] = []
 
