@@ -97,6 +97,24 @@ private func eastbound(speed: Double) -> (SimTime) -> Coordinate? {
     #expect(log.states == ["b:unmonitored", "a:unsatisfied"])
   }
 
+  @Test func aConditionOverTheLimitIsWatchedOnceASlotIsFree() throws {
+    var parameters = deterministic()
+    parameters.monitorConditionsShareRegionLimit = false
+    parameters.maximumMonitorConditions = 1
+    let (phone, log, _) = try monitorPhone(
+      parameters: parameters, truth: { _ in offset(5_000) },
+      setUp: { monitor, _ in
+        monitor.add(fence, identifier: "a")
+        monitor.add(fence, identifier: "b")
+      })
+    try phone.simulation.run(until: .seconds(30))
+    log.monitor?.remove("a")
+    try phone.simulation.run(until: .seconds(60))
+    #expect(log.states == ["b:unmonitored", "a:unsatisfied", "b:unsatisfied"])
+    #expect(log.events.last?.event.diagnostics == [])
+    #expect(log.events.last?.time == .seconds(30))
+  }
+
   @Test func conditionsOutliveTheProcessAndAPendingEventRelaunchesTheApp() throws {
     let (phone, log, app) = try monitorPhone(truth: eastbound(speed: 10))
     try phone.simulation.run(until: .seconds(60))

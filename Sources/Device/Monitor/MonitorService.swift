@@ -25,6 +25,8 @@ final class MonitorService {
     var registration: Int?
     /// Flags of the condition itself (unsupported, over the limit).
     var own: MonitorDiagnostics
+
+    var isOverLimit: Bool { own == .conditionLimitExceeded && region != nil }
   }
 
   private struct Store {
@@ -41,6 +43,7 @@ final class MonitorService {
   private var open: [String: OpenMonitor] = [:]
   /// Set by the session model: whether monitoring needs a service session now (iOS 18).
   var serviceSessionRequired = false
+  private var promotionScheduled = false
 
   init(phone: Phone) {
     self.phone = phone
@@ -146,6 +149,36 @@ final class MonitorService {
     phone.regions.unwatchCondition(identifier, monitor: name)
     if logged {
       phone.record(MonitorEvent.conditionRemoved(monitor: name, identifier: identifier))
+    }
+  }
+
+  /// A watched region was let go: conditions over the limit may be watched now. Done after
+  /// the current call, so that a region replaced within one call keeps its slot.
+  func slotMayHaveFreed() {
+    guard !promotionScheduled,
+      stores.values.contains(where: { $0.conditions.values.contains(where: \.isOverLimit) })
+    else { return }
+    promotionScheduled = true
+    checkedScheduling {
+      try phone.simulation.schedule(after: .zero) { [unowned(unsafe) self] in
+        self.promotionScheduled = false
+        self.promote()
+      }
+    }
+  }
+
+  /// Watches the conditions over the limit that now fit, in the order they were added; each
+  /// hears its first state as a new condition does [?].
+  private func promote() {
+    for name in stores.keys.sorted() {
+      for id in stores[name]?.order ?? [] {
+        guard let c = stores[name]?.conditions[id], c.isOverLimit, let region = c.region,
+          phone.regions.canWatch(id, owner: .monitor(name))
+        else { continue }
+        stores[name]?.conditions[id]?.own = []
+        stores[name]?.conditions[id]?.registration = phone.regions.watchCondition(
+          region, monitor: name, assuming: .unknown)
+      }
     }
   }
 

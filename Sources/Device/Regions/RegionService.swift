@@ -68,6 +68,7 @@ final class RegionService {
     monitor.stopMonitoring(identifier: identifier)
     phone.record(RegionEvent.stopMonitoring(identifier: identifier))
     rearm()
+    phone.monitors.slotMayHaveFreed()
   }
 
   func requestState(for region: CircularRegion, from manager: LocationManager) {
@@ -129,6 +130,7 @@ final class RegionService {
   func unwatchCondition(_ identifier: String, monitor name: String) {
     monitor.unwatch(identifier, owner: .monitor(name))
     rearm()
+    phone.monitors.slotMayHaveFreed()
   }
 
   /// Watches the region of the location trigger of request `identifier`.
@@ -141,6 +143,7 @@ final class RegionService {
   func unwatchTrigger(request identifier: String) {
     monitor.unwatch(owner: .notification(identifier))
     rearm()
+    phone.monitors.slotMayHaveFreed()
   }
 
   /// The phone restarted: every watched region is forgotten [A].
