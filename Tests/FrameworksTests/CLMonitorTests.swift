@@ -93,6 +93,22 @@ struct CLMonitorTests {
     #expect(states.contains(.string("location")))
   }
 
+  @Test("a UIKit app terminated before the arrival is launched for it with .location")
+  func uikitRelaunchForTheEvent() throws {
+    let world = TestWorld(
+      user: user, truth: eastbound(speed: 5), delegate: { ArrivalAppDelegate() })
+    try world.launchAndRun(until: 60)
+    world.terminate()
+    try world.run(until: 900)
+    let (forLocation, notes) = world.onMainActor {
+      let delegate = world.applicationHost?.delegate as? ArrivalAppDelegate
+      return (delegate?.launchedForLocation, delegate?.alarm?.notes)
+    }
+    #expect(forLocation == true)
+    #expect(notes == ["watching [\"destination\"]", "destination satisfied"])
+    #expect(world.entries("notifications", "delivered").count == 1)
+  }
+
   @Test("identifiers, record(for:) and remove(_:) read and change the phone's conditions")
   func recordsAndRemoval() throws {
     final class Bookkeeper {
