@@ -82,7 +82,8 @@ let package = Package(
     .testTarget(name: "JSONTests", dependencies: ["JSON"]),
     // The iOS-style code under test compiles in the language mode most app targets use.
     .testTarget(
-      name: "FrameworksTests", dependencies: ["Device", "Geo", "GeoSimFrameworks", "SimKernel"],
+      name: "FrameworksTests",
+      dependencies: ["Device", "Geo", "GeoSimFrameworks", "Replay", "SimKernel"],
       swiftSettings: [.swiftLanguageMode(.v5)]),
     .testTarget(name: "CSVTests", dependencies: ["CSV"]),
     .testTarget(name: "SimKernelTests", dependencies: ["SimKernel"]),

@@ -424,6 +424,7 @@ struct ScenarioReader {
         "backgroundGracePeriod", "regionRelaunchWindow", "staleFirstFixProbability",
         "oneShotTimeout", "stationarySpeed", "pauseAfter", "maximumRegionMonitoringDistance",
         "maximumMonitoredRegions", "liveUpdatesStationaryAfter", "liveUpdatesUnavailableAfter",
+        "monitorConditionsShareRegionLimit", "maximumMonitorConditions",
       ])
     if let n = m["backgroundGracePeriod"] { p.backgroundGracePeriod = .seconds(try seconds(n)) }
     if let n = m["regionRelaunchWindow"] { p.regionRelaunchWindow = .seconds(try seconds(n)) }
@@ -458,6 +459,12 @@ struct ScenarioReader {
     }
     if let n = m["liveUpdatesUnavailableAfter"] {
       p.liveUpdatesUnavailableAfter = .seconds(try seconds(n, allowZero: false))
+    }
+    if let n = m["monitorConditionsShareRegionLimit"] {
+      p.monitorConditionsShareRegionLimit = try bool(n)
+    }
+    if let n = m["maximumMonitorConditions"] {
+      p.maximumMonitorConditions = try integer(n, 0...1_000)
     }
   }
 

@@ -117,6 +117,52 @@ private final class Log {
     #expect(report.markdown().contains("| region `home` | 100 m | 0–end "))
   }
 
+  @Test func aMonitorConditionIsAFenceItsFirstStateIsNoObservationAndItOutlivesAReboot() throws {
+    let log = Log()
+    let circle = MonitorCondition.circle(
+      latitude: centre.latitude, longitude: centre.longitude, radius: 100)
+    func delivered(_ time: Double, _ state: ConditionState, _ d: MonitorDiagnostics = []) {
+      log.add(
+        time,
+        MonitorEvent.eventDelivered(monitor: "m", identifier: "home", state: state, diagnostics: d))
+    }
+    func decided(_ time: Double, _ state: ConditionState) {
+      log.add(
+        time, MonitorEvent.decided(monitor: "m", identifier: "home", state: state, estimate: centre)
+      )
+    }
+    log.add(
+      0,
+      MonitorEvent.conditionAdded(
+        monitor: "m", identifier: "home", condition: circle, assumed: .unknown))
+    decided(0, .unsatisfied)
+    delivered(0, .unsatisfied)
+    decided(95, .satisfied)
+    delivered(100, .satisfied)
+    delivered(105, .satisfied, [.authorizationDenied])
+    log.add(
+      130,
+      MonitorEvent.missed(monitor: "m", identifier: "home", state: .unsatisfied, estimate: centre))
+    log.add(150, PhoneEvent.reboot)
+    decided(292, .satisfied)
+    log.add(300, MonitorEvent.suppressed(monitor: "m", identifier: "home", cause: .permission))
+    log.add(350, MonitorEvent.conditionRemoved(monitor: "m", identifier: "home"))
+    let events = log.log.entries.sorted { ($0.time, $0.sequence) < ($1.time, $1.sequence) }
+
+    let report = try GeofenceReport(
+      events: events, trueSamples: thereAndBack(), context: GEOSContext())
+    let fence = try #require(report.fences.first)
+    #expect(report.fences.count == 1)
+    #expect(fence.kind == .monitor)
+    #expect(fence.identifier == "m/home")
+    #expect(fence.activeUntil == .seconds(350))
+    #expect(fence.endedBy == .removed)
+    // The first state and a diagnostics event are not crossings the app observed.
+    #expect(report.observations.map(\.outcome) == [.detected])
+    #expect(abs(try #require(report.observations.first?.latency) - 10) < 1e-6)
+    #expect(report.crossings.map(\.cause) == [nil, .missed, .permission, .fenceEnded])
+  }
+
   @Test func aLocationNotificationIsAFenceUntilItsDeliveryAndPermissionCausesAreReported() throws {
     let log = Log()
     var region = CircularRegion(center: centre, radius: 100, identifier: "r")

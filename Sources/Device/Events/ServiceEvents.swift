@@ -132,7 +132,7 @@ public enum DeviceEvents {
   public static let types: [any LogEvent.Type] = [
     PhoneEvent.self, AppLifecycleEvent.self, PromptEvent.self, AuthorizationEvent.self,
     SettingsEvent.self, LocationEvent.self, LiveLocationEvent.self, SignificantChangeEvent.self,
-    VisitEvent.self, RegionEvent.self, NotificationEvent.self,
+    VisitEvent.self, RegionEvent.self, MonitorEvent.self, NotificationEvent.self,
     TouchEvent.self, GestureEvent.self, MapEvent.self, GeocoderEvent.self, DefaultsEvent.self,
   ]
 }

@@ -204,5 +204,6 @@ final class AuthorizationService {
     phone.record(AuthorizationEvent.changed(status: after.0, accuracy: after.1))
     phone.location.authorizationDidChange()
     phone.sessionsIfUsed?.authorizationDidChange()
+    phone.monitors.authorizationDidChange()
   }
 }

@@ -132,6 +132,8 @@ final class AppProcess {
     app?.willEnterForeground()
     runDeferred()
     phone.location.processResumed()
+    // In use again: a monitor held back for When In Use hears its state.
+    phone.monitors.authorizationDidChange()
   }
 
   private func suspendIfIdle() {

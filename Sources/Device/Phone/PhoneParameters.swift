@@ -37,6 +37,12 @@ public struct PhoneParameters: Hashable, Sendable {
   public var maximumRegionMonitoringDistance = 400_000.0
   /// Regions an app may monitor, shared with location-triggered notifications: 20 [A].
   public var maximumMonitoredRegions = 20
+  /// Whether the conditions of the app's monitors (`CLMonitor`) count against
+  /// ``maximumMonitoredRegions``: `true` [?] (Apple reports `conditionLimitExceeded` but
+  /// documents neither the number nor whether regions share it).
+  public var monitorConditionsShareRegionLimit = true
+  /// The conditions an app's monitors may hold when they do not share the region limit: 20 [?].
+  public var maximumMonitorConditions = 20
   /// The region engine's decision rule and timing; see ``RegionMonitoringParameters``.
   public var regionMonitoring = RegionMonitoringParameters()
   /// The significant-change location service's rule; see ``SignificantChangeParameters``.

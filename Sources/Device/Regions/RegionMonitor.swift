@@ -4,16 +4,20 @@ import SimKernel
 
 /// The phone's region engine: decides entries and exits from the coarse position estimate.
 ///
-/// It watches the app's monitored regions and the regions of location-triggered
-/// notifications (they share one limit [A]). Each evaluation compares the estimate with every
+/// It watches the app's monitored regions, the regions of location-triggered notifications
+/// (they share one limit [A]) and the circular conditions of the app's `CLMonitor`s. Each evaluation compares the estimate with every
 /// region using ``RegionMonitoringParameters``; a decided transition is handed to the phone,
 /// which applies latency and misses and delivers it. A region registered while the device is
-/// already inside starts in its observed state without an event [A].
+/// already inside starts in its observed state without an event [A]; a monitor's condition
+/// starts from the state the app assumed, and its first observed state is decided at once
+/// when it differs from an unknown one [A].
 final class RegionMonitor {
   /// Who asked for a region to be watched.
   enum Owner: Hashable {
     case app
     case notification(String)
+    /// A condition of the app's monitor with this name.
+    case monitor(String)
   }
 
   struct Watch {
@@ -77,11 +81,11 @@ final class RegionMonitor {
   /// Registers a region, replacing one with the same owner kind and identifier; returns the
   /// registration number.
   @discardableResult
-  func watch(_ region: CircularRegion, owner: Owner) -> Int {
+  func watch(_ region: CircularRegion, owner: Owner, believed: RegionState = .unknown) -> Int {
     nextRegistration += 1
     let (inner, outer) = radii(of: region)
     let watch = Watch(
-      region: region, owner: owner, registration: nextRegistration,
+      region: region, owner: owner, registration: nextRegistration, believed: believed,
       thresholds: ChordThresholds(center: region.center, inner: inner, outer: outer))
     if let index = index(of: region.identifier, owner: owner) {
       watches[index] = watch
@@ -108,6 +112,18 @@ final class RegionMonitor {
     watches.removeAll { $0.owner == owner }
   }
 
+  /// Stops watching `owner`'s region `identifier`.
+  func unwatch(_ identifier: String, owner: Owner) {
+    watches.removeAll { $0.owner == owner && $0.region.identifier == identifier }
+  }
+
+  /// How many regions are watched for monitors, and how many for everything else.
+  var counts: (monitors: Int, others: Int) {
+    var monitors = 0
+    for watch in watches { if case .monitor = watch.owner { monitors += 1 } }
+    return (monitors, watches.count - monitors)
+  }
+
   func removeAll() { watches.removeAll() }
 
   func state(of registration: Int) -> RegionState {
@@ -119,6 +135,7 @@ final class RegionMonitor {
       switch (owner, other) {
       case (.app, .app): true
       case (.notification(let a), .notification(let b)): a == b
+      case (.monitor(let a), .monitor(let b)): a == b
       default: false
       }
     }
@@ -170,9 +187,11 @@ final class RegionMonitor {
         continue
       }
       if watches[i].believed == .unknown {
-        // First evaluation after registration: adopt the observed state silently.
+        // First evaluation after registration: adopt the observed state silently, except for
+        // a monitor's condition, whose first state is an event [A].
         watches[i].believed = observed
         watches[i].candidate = nil
+        if case .monitor = watches[i].owner { decided(watches[i], observed, .unknown) }
         continue
       }
       if observed == watches[i].believed {

@@ -3,7 +3,9 @@ import SimKernel
 
 /// The phone's region monitoring: the one owner of the region engine (``RegionMonitor``) and of
 /// its ticker. The app's regions and the regions of location-triggered notifications share it
-/// and its limit [A]; the notification center asks it to watch and unwatch, never edits it.
+/// and its limit [A], and so do the circular conditions of the app's monitors (`CLMonitor`)
+/// unless a scenario gives them a limit of their own [?]; the notification center and the
+/// monitor service ask it to watch and unwatch, never edit it.
 final class RegionService {
   /// The phone owns this service, so it outlives it: no reference counting on the hot path.
   private unowned(unsafe) let phone: Phone
@@ -66,6 +68,7 @@ final class RegionService {
     monitor.stopMonitoring(identifier: identifier)
     phone.record(RegionEvent.stopMonitoring(identifier: identifier))
     rearm()
+    phone.monitors.slotMayHaveFreed()
   }
 
   func requestState(for region: CircularRegion, from manager: LocationManager) {
@@ -96,8 +99,38 @@ final class RegionService {
   /// Whether a region with `identifier` can be watched for `owner`: it replaces one, or the
   /// app is under its limit.
   func canWatch(_ identifier: String, owner: RegionMonitor.Owner) -> Bool {
-    monitor.isWatched(identifier: identifier, owner: owner)
-      || monitor.count < phone.parameters.maximumMonitoredRegions
+    let parameters = phone.parameters
+    if monitor.isWatched(identifier: identifier, owner: owner) { return true }
+    if parameters.monitorConditionsShareRegionLimit {
+      return monitor.count < parameters.maximumMonitoredRegions
+    }
+    let counts = monitor.counts
+    if case .monitor = owner { return counts.monitors < parameters.maximumMonitorConditions }
+    return counts.others < parameters.maximumMonitoredRegions
+  }
+
+  // MARK: Monitors' conditions
+
+  /// Watches a condition of monitor `name` from the state the app assumes; returns the
+  /// registration.
+  func watchCondition(_ region: CircularRegion, monitor name: String, assuming: RegionState)
+    -> Int
+  {
+    let registration = monitor.watch(region, owner: .monitor(name), believed: assuming)
+    rearm()
+    return registration
+  }
+
+  /// The state the engine believes for a registration (`.unknown` once it is gone).
+  func conditionState(_ registration: Int) -> RegionState {
+    monitor.state(of: registration)
+  }
+
+  /// Stops watching condition `identifier` of monitor `name`, if it is watched.
+  func unwatchCondition(_ identifier: String, monitor name: String) {
+    monitor.unwatch(identifier, owner: .monitor(name))
+    rearm()
+    phone.monitors.slotMayHaveFreed()
   }
 
   /// Watches the region of the location trigger of request `identifier`.
@@ -110,12 +143,14 @@ final class RegionService {
   func unwatchTrigger(request identifier: String) {
     monitor.unwatch(owner: .notification(identifier))
     rearm()
+    phone.monitors.slotMayHaveFreed()
   }
 
   /// The phone restarted: every watched region is forgotten [A].
   func reboot() {
     monitor.removeAll()
     rearm()
+    phone.monitors.engineWasReset()
   }
 
   // MARK: The region ticker
@@ -142,23 +177,44 @@ final class RegionService {
 
   private func step() {
     guard let estimate = phone.location.coarseEstimate() else { return }
-    monitor.evaluate(estimate: estimate.coordinate, now: phone.simulation.now) { watch, state, _ in
-      decided(watch, state: state, estimate: estimate)
+    monitor.evaluate(estimate: estimate.coordinate, now: phone.simulation.now) {
+      watch, state, previous in
+      decided(watch, state: state, previous: previous, estimate: estimate)
     }
   }
 
   /// A transition was decided: log it, then deliver it after the latency unless it is missed.
-  private func decided(_ watch: RegionMonitor.Watch, state: RegionState, estimate: Location) {
+  private func decided(
+    _ watch: RegionMonitor.Watch, state: RegionState, previous: RegionState, estimate: Location
+  ) {
     let p = phone.parameters.regionMonitoring
-    var request: String?
-    if case .notification(let id) = watch.owner { request = id }
-    let decision = RegionDecision(
-      identifier: watch.region.identifier, state: state, estimate: estimate.coordinate,
-      request: request)
-    phone.record(RegionEvent.decided(decision))
-    if phone.random.bernoulli(p.missProbability) {
-      phone.record(RegionEvent.missed(decision))
-      return
+    if case .monitor(let name) = watch.owner {
+      let id = watch.region.identifier
+      let condition = ConditionState(state)
+      phone.record(
+        MonitorEvent.decided(
+          monitor: name, identifier: id, state: condition, estimate: estimate.coordinate))
+      if previous == .unknown {
+        // The first state of a condition added as unknown: an event at once [?].
+        return phone.monitors.transition(monitor: name, identifier: id, state: state)
+      }
+      if phone.random.bernoulli(p.missProbability) {
+        phone.record(
+          MonitorEvent.missed(
+            monitor: name, identifier: id, state: condition, estimate: estimate.coordinate))
+        return
+      }
+    } else {
+      var request: String?
+      if case .notification(let id) = watch.owner { request = id }
+      let decision = RegionDecision(
+        identifier: watch.region.identifier, state: state, estimate: estimate.coordinate,
+        request: request)
+      phone.record(RegionEvent.decided(decision))
+      if phone.random.bernoulli(p.missProbability) {
+        phone.record(RegionEvent.missed(decision))
+        return
+      }
     }
     let median = state == .inside ? p.entryLatencyMedian : p.exitLatencyMedian
     let latency = SimDuration.seconds(
@@ -176,6 +232,10 @@ final class RegionService {
     let region = watch.region
     if case .notification(let id) = watch.owner {
       phone.notificationCenter.regionEvent(request: id, state: state)
+      return
+    }
+    if case .monitor(let name) = watch.owner {
+      phone.monitors.transition(monitor: name, identifier: region.identifier, state: state)
       return
     }
     let authorization = phone.authorization

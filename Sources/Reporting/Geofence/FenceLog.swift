@@ -39,6 +39,9 @@ struct FenceLog {
     }
     var lastDecided: [Int: (direction: GeofenceReport.Direction, estimate: Coordinate)] = [:]
     var suppressedDelivery: [String: SimTime] = [:]
+    /// The state each monitor fence's app last heard: a change between satisfied and
+    /// unsatisfied is an observation; the first known state (from unknown) is not.
+    var heard: [Int: ConditionState] = [:]
     func direction(_ state: RegionState) -> GeofenceReport.Direction? {
       switch state {
       case .inside: .entry
@@ -89,6 +92,50 @@ struct FenceLog {
             observe(index, event.name, .entry, entry.time)
           } else {
             observe(index, event.name, .exit, entry.time)
+          }
+        default:
+          continue
+        }
+      case let event as MonitorEvent:
+        switch event {
+        case .decided(let monitor, let id, let state, let estimate),
+          .missed(let monitor, let id, let state, let estimate):
+          guard let index = fence(.monitor, "\(monitor)/\(id)", at: entry.time) else { continue }
+          let direction: GeofenceReport.Direction? =
+            switch state {
+            case .satisfied: .entry
+            case .unsatisfied: .exit
+            case .unknown, .unmonitored: nil
+            }
+          let decided = if case .decided = event { true } else { false }
+          if decided, let direction { lastDecided[index] = (direction, estimate) }
+          notes.append(
+            Note(
+              fence: index, kind: decided ? .decided : .missed, direction: direction,
+              time: entry.time))
+        case .suppressed(let monitor, let id, let cause):
+          guard let index = fence(.monitor, "\(monitor)/\(id)", at: entry.time) else { continue }
+          let missCause: GeofenceReport.MissCause =
+            switch cause {
+            case .permission: .permission
+            case .appNotInUse: .appNotInUse
+            }
+          notes.append(
+            Note(
+              fence: index, kind: .suppressed(missCause),
+              direction: lastDecided[index]?.direction, time: entry.time))
+        case .conditionAdded(let monitor, let id, _, let assumed):
+          guard let index = fence(.monitor, "\(monitor)/\(id)", at: entry.time) else { continue }
+          heard[index] = assumed
+        case .eventDelivered(let monitor, let id, let state, _):
+          guard let index = fence(.monitor, "\(monitor)/\(id)", at: entry.time) else { continue }
+          let before = heard[index] ?? .unknown
+          heard[index] = state
+          guard state != before, before == .satisfied || before == .unsatisfied else { continue }
+          switch state {
+          case .satisfied: observe(index, event.name, .entry, entry.time)
+          case .unsatisfied: observe(index, event.name, .exit, entry.time)
+          case .unknown, .unmonitored: continue
           }
         default:
           continue

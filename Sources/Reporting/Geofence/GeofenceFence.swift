@@ -9,6 +9,8 @@ extension GeofenceReport {
     case region
     /// A location-triggered notification request (`UNLocationNotificationTrigger`).
     case notification
+    /// A circular condition of a monitor (`CLMonitor`), identified as `name/identifier`.
+    case monitor
   }
 
   /// Why a fence stopped being watched.
@@ -19,7 +21,7 @@ extension GeofenceReport {
     case replaced
     /// Its notification was delivered and does not repeat.
     case delivered
-    /// Its notification request was removed by the app.
+    /// Its notification request, or its monitor condition, was removed by the app.
     case removed
     /// Its notification request was dropped by the pending limit.
     case dropped
@@ -37,14 +39,16 @@ extension GeofenceReport {
 
   /// One registration of a fence, read from the event log, with the span it was active.
   ///
-  /// A fence starts at `region.startMonitoring`, or at `notifications.added` / `replaced` of a
-  /// request with a location trigger. It ends at the first of:
+  /// A fence starts at `region.startMonitoring`, at `notifications.added` / `replaced` of a
+  /// request with a location trigger, or at `monitor.conditionAdded` of a circle. It ends at
+  /// the first of:
   /// - `region.stopMonitoring` (``endedBy`` `"stopMonitoring"`);
   /// - a new registration with the same identifier (`"replaced"`): iOS replaces the region;
   /// - for a notification, `notifications.delivered` with `stillPending` false (`"delivered"`),
   ///   `removedPending` (`"removed"`) or `dropped` (`"dropped"`);
+  /// - for a monitor's condition, `monitor.conditionRemoved` (`"removed"`);
   /// - `phone.reboot` (`"reboot"`): the phone forgets every watched region, those of pending
-  ///   notification requests included;
+  ///   notification requests included (a monitor's conditions are kept);
   /// - the end of the replay (``activeUntil`` `nil`, ``endedBy`` `nil`).
   ///
   /// An app's termination does not end a fence: a region event relaunches the app.
@@ -135,10 +139,27 @@ struct FenceReader {
       }
     case PhoneEvent.reboot:
       for key in order {
-        if let fence = open[key] { close(fence, at: entry.time, by: .reboot) }
+        guard let fence = open[key], fence.kind != .monitor else { continue }
+        close(fence, at: entry.time, by: .reboot)
+        open[key] = nil
       }
-      open.removeAll()
-      order.removeAll()
+      order.removeAll { open[$0] == nil }
+    case let event as MonitorEvent:
+      switch event {
+      case .conditionAdded(let monitor, let id, let condition, _):
+        let identifier = "\(monitor)/\(id)"
+        end(.monitor, identifier, at: entry.time, by: .replaced)
+        guard case .circle(let latitude, let longitude, let radius) = condition,
+          let center = try? Coordinate(latitude: latitude, longitude: longitude)
+        else { return }
+        start(
+          .monitor, identifier, center, radius, true, true, at: entry.time,
+          sequence: entry.sequence)
+      case .conditionRemoved(let monitor, let id):
+        end(.monitor, "\(monitor)/\(id)", at: entry.time, by: .removed)
+      default:
+        return
+      }
     case let event as NotificationEvent:
       switch event {
       case .added(let request), .replaced(let request):

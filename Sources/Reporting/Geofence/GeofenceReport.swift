@@ -86,7 +86,7 @@ public struct GeofenceReport {
   public struct Observation: Hashable, Sendable {
     /// The index of the fence in ``GeofenceReport/fences``.
     public let fence: Int
-    /// The log event: `"didEnterRegion"`, `"didExitRegion"` or `"delivered"`.
+    /// The log event: `"didEnterRegion"`, `"didExitRegion"`, `"delivered"` or `"eventDelivered"`.
     public let event: String
     /// The direction reported (for a notification, that of the phone's last decision for it).
     public let direction: Direction
