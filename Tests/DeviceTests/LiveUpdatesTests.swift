@@ -355,3 +355,49 @@ func walkWithStop(stop: Double, resume: Double) -> (SimTime) -> Coordinate {
     #expect(first.stream?.isStopped == true)
   }
 }
+
+/// A CLMonitor's events are a client of the session model too [A]: iterating them holds an
+/// implicit When In Use session, or, for an app that requires explicit sessions, waits for one.
+@Suite struct MonitorSessionTests {
+  private let fence = MonitorCondition.circle(
+    latitude: tokyoStation.latitude, longitude: tokyoStation.longitude, radius: 300)
+
+  @Test func iteratingAMonitorsEventsHoldsAnImplicitSessionThatPrompts() throws {
+    let (phone, _) = livePhone(start: false)
+    try phone.launchApp()
+    let monitor = ConditionMonitor(name: "m", phone: phone)
+    var states: [ConditionState] = []
+    monitor.onEvent = { states.append($0.state) }
+    monitor.add(fence, identifier: "tokyo")
+    monitor.beginIterating()
+    try phone.simulation.run(until: .seconds(30))
+    let live = phone.simulation.log.events(LiveLocationEvent.self).map(\.event)
+    #expect(
+      live.contains(
+        .serviceSessionCreated(
+          session: 1, authorization: .whenInUse, purposeKey: nil, implicit: true)))
+    #expect(phone.simulation.log.events(PromptEvent.self).first?.event == .shown(.location))
+    #expect(states.last == .satisfied)
+  }
+
+  @Test func withExplicitSessionsRequiredAMonitorWaitsForOne() throws {
+    let (phone, _) = livePhone(
+      user: UserScript(answers: [.location: [.allowWhileUsing]], answerDelay: .zero),
+      infoPlist: InfoPlist(requiresExplicitServiceSession: true), start: false)
+    try phone.launchApp()
+    let monitor = ConditionMonitor(name: "m", phone: phone)
+    var events: [ConditionEvent] = []
+    monitor.onEvent = { events.append($0) }
+    monitor.add(fence, identifier: "tokyo")
+    monitor.beginIterating()
+    try phone.simulation.run(until: .seconds(20))
+    #expect(phone.simulation.log.events(PromptEvent.self).isEmpty)
+    #expect(events.allSatisfy { $0.diagnostics.contains(.serviceSessionRequired) })
+    #expect(!events.isEmpty)
+    let session = phone.makeServiceSession(authorization: .whenInUse)
+    try phone.simulation.run(until: .seconds(60))
+    #expect(events.last?.state == .satisfied)
+    #expect(events.last?.diagnostics.contains(.serviceSessionRequired) == false)
+    session.invalidate()
+  }
+}

@@ -66,6 +66,8 @@ final class LocationSessions {
     session.pursue()
     if !implicit {
       for stream in liveStreams { stream.explicitSessionAvailable() }
+      // A monitor waiting for an explicit session has one now.
+      phone.setMonitorServiceSessionRequired(false)
     }
     return session
   }

@@ -52,10 +52,22 @@ public final class ConditionMonitor {
   }
 
   /// The app started iterating the monitor's events: what the session model reads through
-  /// ``Phone/iteratedConditionMonitors``.
+  /// ``Phone/iteratedConditionMonitors``. Iterating holds an implicit When In Use service
+  /// session (which may prompt) unless the app's Info.plist requires explicit sessions; then,
+  /// without one, the monitor's events carry `serviceSessionRequired` until the app creates
+  /// one [A].
   public func beginIterating() {
+    guard !isIterated else { return }
     isIterated = true
+    switch phone.startImplicitServiceSession() {
+    case .session(let session): implicitSession = session
+    case .explicitSessionHeld: break
+    case .serviceSessionRequired: phone.setMonitorServiceSessionRequired(true)
+    }
   }
+
+  /// The implicit session iterating holds, for as long as the monitor lives (its process).
+  private var implicitSession: ServiceSession?
 
   func receive(_ event: ConditionEvent) {
     waiting.append(event)
