@@ -49,7 +49,7 @@ let package = Package(
     .target(
       name: "Cloud", dependencies: ["CSQLite", "CSV", "Errors", "Geo", "JSON", "SimKernel"],
       resources: [.copy("Resources/languages"), .copy("Resources/places")]),
-    .target(name: "Traces", dependencies: ["CSV", "Geo", "JSON"]),
+    .target(name: "Traces", dependencies: ["CSV", "Errors", "Geo", "JSON"]),
     .target(name: "GeoSimFrameworks", dependencies: ["Device", "Geo", "JSON", "SimKernel"]),
     .target(
       name: "ReferenceApps",
@@ -57,7 +57,7 @@ let package = Package(
     .target(name: "Referee", dependencies: ["Geo", "SimKernel"]),
     .target(
       name: "Replay",
-      dependencies: ["Cloud", "Device", "Geo", "JSON", "Referee", "SimKernel", "Traces"]),
+      dependencies: ["Cloud", "Device", "Errors", "Geo", "JSON", "Referee", "SimKernel", "Traces"]),
     .target(
       name: "Reporting",
       dependencies: ["Cloud", "Device", "Geo", "JSON", "Referee", "Replay", "SimKernel"]),
@@ -71,8 +71,8 @@ let package = Package(
     .target(
       name: "GeoSimCLI",
       dependencies: [
-        "Cloud", "Device", "Geo", "GeoSimFrameworks", "JSON", "ReferenceAppCatalog", "Referee",
-        "Replay", "Reporting", "SimKernel", "Traces",
+        "Cloud", "Device", "Errors", "Geo", "GeoSimFrameworks", "JSON", "ReferenceAppCatalog",
+        "Referee", "Replay", "Reporting", "SimKernel", "Traces",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]),
     .executableTarget(name: "geosim", dependencies: ["GeoSimCLI", "ReferenceAppCatalog"]),

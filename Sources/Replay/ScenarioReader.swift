@@ -1,4 +1,5 @@
 import Device
+import Errors
 import Foundation
 import Geo
 import JSON
@@ -17,9 +18,9 @@ extension Scenario {
   public init(contentsOf path: String, allowPathsOutsideFolder: Bool = false) throws {
     let data: Data
     do {
-      data = try Data(contentsOf: URL(fileURLWithPath: path))
+      data = Data(try readFileContents(atPath: path))
     } catch {
-      throw ScenarioError(file: path, path: "", "cannot be read: \(error.localizedDescription)")
+      throw ScenarioError(file: path, path: "", error.reason)
     }
     let folder = URL(fileURLWithPath: path).deletingLastPathComponent()
     try self.init(
@@ -44,13 +45,13 @@ extension Scenario {
   ///
   /// - Throws: ``ScenarioError`` for a file that cannot be read or is not JSON.
   public static func document(contentsOf path: String) throws -> JSONDocument {
+    let data: Data
     do {
-      return try document(Data(contentsOf: URL(fileURLWithPath: path)), file: path)
-    } catch let error as ScenarioError {
-      throw error
+      data = Data(try readFileContents(atPath: path))
     } catch {
-      throw ScenarioError(file: path, path: "", "cannot be read: \(error.localizedDescription)")
+      throw ScenarioError(file: path, path: "", error.reason)
     }
+    return try document(data, file: path)
   }
 
   static func document(_ data: Data, file: String) throws(ScenarioError) -> JSONDocument {

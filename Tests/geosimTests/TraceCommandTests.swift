@@ -89,8 +89,29 @@ private let gpx = """
   @Test func missingFileExitsTwoNamingIt() {
     let result = run(["trace", "convert", "/nonexistent/x.gpx", "--to", "csv"])
     #expect(result.code == 2)
-    #expect(result.err.hasPrefix("geosim trace convert: /nonexistent/x.gpx: cannot be read"))
-    #expect(result.err.filter { $0 == "\n" }.count == 1)
+    #expect(result.err == "geosim trace convert: /nonexistent/x.gpx: no such file\n")
+  }
+
+  /// A folder, a FIFO: said in plain words, not as Foundation's error domain and code.
+  @Test func aSpecialFileSaysWhatItIs() throws {
+    let folder = run(["trace", "inspect", "/tmp"])
+    #expect(folder.code == 2)
+    #expect(folder.err == "geosim trace inspect: /tmp: is a folder, expected a file\n")
+    #if os(Linux)
+      let fifo = FileManager.default.temporaryDirectory.appendingPathComponent(
+        "geosim-fifo-\(UUID().uuidString)")
+      #expect(mkfifo(fifo.path, 0o600) == 0)
+      defer { try? FileManager.default.removeItem(at: fifo) }
+      let writer = Thread {
+        let handle = FileHandle(forWritingAtPath: fifo.path)
+        handle?.write(Data("lat,lon\n35,139\n35.001,139\n".utf8))
+        try? handle?.close()
+      }
+      writer.start()
+      let piped = run(["trace", "inspect", fifo.path])
+      #expect(piped.code == 0, "\(piped.err)")
+      #expect(piped.out.contains("points: 2"))
+    #endif
   }
 
   @Test func convertRoundTripsThroughEveryWritableFormat() throws {

@@ -1,3 +1,4 @@
+import Errors
 import Foundation
 import JSON
 
@@ -20,9 +21,9 @@ struct JSONFile {
   init(_ path: String) throws(Problem) {
     let data: Data
     do {
-      data = try Data(contentsOf: URL(fileURLWithPath: path))
+      data = Data(try readFileContents(atPath: path))
     } catch {
-      throw Problem(description: "\(path): cannot be read: \(error.localizedDescription)")
+      throw Problem(description: "\(error)")
     }
     try self.init(data: data, name: path)
   }

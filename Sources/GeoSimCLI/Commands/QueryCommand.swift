@@ -1,5 +1,6 @@
 import ArgumentParser
 import Cloud
+import Errors
 import Foundation
 import Geo
 import JSON
@@ -209,10 +210,9 @@ struct QueryCommand: ToolCommand {
     let path = file == "-" ? "<stdin>" : file
     let data: Data
     do {
-      data =
-        file == "-" ? tool.terminal.readAll() : try Data(contentsOf: URL(fileURLWithPath: path))
+      data = file == "-" ? tool.terminal.readAll() : Data(try readFileContents(atPath: path))
     } catch {
-      throw DatasetError(message: "\(path): cannot be read: \(error.localizedDescription)")
+      throw DatasetError(message: "\(error)")
     }
     guard let text = String(data: data, encoding: .utf8) else {
       throw DatasetError(message: "\(path): expected UTF-8 text")

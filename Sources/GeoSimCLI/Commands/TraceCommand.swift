@@ -1,4 +1,5 @@
 import ArgumentParser
+import Errors
 import Foundation
 import Geo
 import JSON
@@ -248,10 +249,11 @@ extension TraceCommand {
     if path == "-" {
       data = tool.terminal.readAll()
     } else {
-      guard let contents = FileManager.default.contents(atPath: path) else {
-        throw TraceError(.unreadable, file: path, "cannot be read")
+      do {
+        data = Data(try readFileContents(atPath: path))
+      } catch {
+        throw TraceError(.unreadable, file: path, error.reason)
       }
-      data = contents
     }
     let file = path == "-" ? "<stdin>" : path
     if let list = try? Waypoint.list(parsing: String(decoding: data, as: UTF8.self)),

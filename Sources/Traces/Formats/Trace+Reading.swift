@@ -1,3 +1,4 @@
+import Errors
 import Foundation
 
 extension Trace {
@@ -27,17 +28,10 @@ extension Trace {
     let url = URL(fileURLWithPath: path)
     let data: Data
     do {
-      let size = try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int ?? 0
-      guard size <= limits.maximumBytes else {
-        throw TraceError(
-          .refused, file: path,
-          "the file is \(size) bytes, more than the limit of \(limits.maximumBytes)")
-      }
-      data = try Data(contentsOf: url)
-    } catch let error as TraceError {
-      throw error
+      data = Data(try readFileContents(atPath: path, maximumBytes: limits.maximumBytes))
     } catch {
-      throw TraceError(.unreadable, file: path, "cannot be read: \(error.localizedDescription)")
+      throw TraceError(
+        error.reason.contains("limit") ? .refused : .unreadable, file: path, error.reason)
     }
     try afterLoading()
     var trace = try Trace(data: data, file: path, format: format, limits: limits)
