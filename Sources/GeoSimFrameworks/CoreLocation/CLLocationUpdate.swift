@@ -4,7 +4,7 @@ import SimKernel
 /// One update of a live-updates stream (`CLLocationUpdate`, iOS 17): a location, or none, and
 /// the stream's state (the iOS 18 diagnostic properties).
 ///
-/// The behaviour is the phone's (``Device/LiveUpdateStream``): the same sensor and
+/// The behaviour is the phone's (`Device.LiveUpdateStream`): the same sensor and
 /// authorization as `CLLocationManager`, automatic pausing while the device is still, and
 /// delivery in the background only while a ``CLBackgroundActivitySession`` is held.
 public struct CLLocationUpdate: Sendable {

@@ -2,7 +2,7 @@ import Device
 
 /// The authorization an app needs for a workflow (`CLServiceSession`, iOS 18): creating one in
 /// the foreground shows the prompt its goal needs, through the phone's one authorization state
-/// (``Device/ServiceSession``), and ``diagnostics`` says how the app's authorization differs
+/// (`Device.ServiceSession`), and ``diagnostics`` says how the app's authorization differs
 /// from the goal.
 ///
 /// A session lasts until ``invalidate()``, until the app lets go of it [?] (WWDC24 says a
@@ -124,7 +124,7 @@ final class DiagnosticsFeed: @unchecked Sendable {
 /// Keeps the app in use in the background so that its live updates keep coming
 /// (`CLBackgroundActivitySession`, iOS 17): create it in the foreground [A]; for a When In Use
 /// app the system then shows the blue location indicator in the background [A]
-/// (``Device/BackgroundActivitySession``).
+/// (`Device.BackgroundActivitySession`).
 ///
 /// A session lasts until ``invalidate()``, until the app lets go of it [?], or until the app's
 /// process ends.
