@@ -48,6 +48,7 @@ man: setup
 # reports AddressSanitizer's own stack instead.
 sanitize: setup
 	SWIFT_BACKTRACE=enable=no LSAN_OPTIONS=suppressions=$(CURDIR)/scripts/lsan-suppressions.txt \
+	  ASAN_OPTIONS=malloc_context_size=100 \
 	  swift test --sanitize=address --disable-xctest --scratch-path .build/asan
 
 # The documentation of every library module (its DocC catalog, Sources/<Module>/<Module>.docc,
