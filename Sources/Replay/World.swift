@@ -420,6 +420,10 @@ public final class World {
     }
   }
 
+  deinit {
+    phone.shutDown()
+  }
+
   /// Runs the world to the end of the scenario, with its phone current on the calling thread
   /// (so that the app's Apple-named objects and its queued work find it).
   public func run() throws {

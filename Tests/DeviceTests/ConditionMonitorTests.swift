@@ -36,7 +36,10 @@ private func monitorPhone(
         manager.requestWhenInUseAuthorization()
       }
       let monitor = ConditionMonitor(name: "fences", phone: phone)
-      monitor.onEvent = { [unowned phone] in log.events.append((phone.simulation.now, $0)) }
+      // Weak: the log holds the monitor, and the monitor its handler.
+      monitor.onEvent = { [unowned phone, weak log] in
+        log?.events.append((phone.simulation.now, $0))
+      }
       log.monitor = monitor
       if log.launches == 1 { setUp(monitor, manager) }
     }, truth: truth)

@@ -169,4 +169,36 @@ struct CLMonitorTests {
     try world.launchAndRun(until: 10)
     #expect(try #require(app).notes == ["shop unmonitored true"])
   }
+
+  @Test("cancelling the task that iterates the events ends its loop [?]")
+  func cancellingEndsTheLoop() throws {
+    final class Watcher {
+      var notes: [String] = []
+      var task: Task<Void, Never>?
+      init() {
+        task = Task {
+          let monitor = await CLMonitor("watch")
+          do {
+            for try await event in await monitor.events { self.notes.append(event.identifier) }
+            self.notes.append("ended")
+          } catch {
+            self.notes.append("failed")
+          }
+        }
+      }
+    }
+    var app: Watcher?
+    let world = TestWorld(user: user) {
+      let made = Watcher()
+      app = made
+      return made
+    }
+    try world.launchAndRun(until: 10)
+    let watcher = try #require(app)
+    #expect(world.phone.runLoop.pendingWork.map(\.label) == ["CLMonitor(\"watch\").events"])
+    world.inApp { watcher.task?.cancel() }
+    try world.run(until: 20)
+    #expect(watcher.notes == ["ended"])
+    #expect(world.phone.runLoop.pendingWork.isEmpty)
+  }
 }

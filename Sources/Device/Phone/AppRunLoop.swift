@@ -11,13 +11,32 @@ import SimKernel
 ///
 /// A run loop belongs to its phone's thread: work queued from any other thread is a
 /// programming error that stops the process with a message saying so.
+///
+/// When the world is over, ``shutDown()`` releases the app's Swift tasks: a task suspended in a
+/// wait (a stream's next element, a sleep, a framework answer) holds the objects it uses, and
+/// they hold the phone, so a task that is never resumed keeps the whole world in memory.
 public final class AppRunLoop {
   /// The phone owns its run loop, so it outlives it.
   private unowned(unsafe) let phone: Phone
   private var items: [Int: PendingAppWork] = [:]
+  /// The code of each item queued to run.
+  private var bodies: [Int: () -> Void] = [:]
+  /// How each open wait or sleep ends if the run ends first.
+  private var endings: [Int: () -> Void] = [:]
+  /// What ended processes left behind — their queued code and the endings of their waits —
+  /// kept for ``shutDown()``: it never runs while the world runs.
+  private var leftBehind: [() -> Void] = []
+  /// The work of the shut-down run loop, run at once in order; `nil` while the world runs.
+  private var closing: [() -> Void]?
   private var nextItem = 0
+  private var isClosing = false
+  private var closingRuns = 0
   /// The executor that runs Swift concurrency jobs of the app (its main actor and its tasks).
   public private(set) lazy var executor = AppExecutor(runLoop: self)
+
+  /// How many pieces of work ``shutDown()`` runs at most: an app whose tasks keep starting
+  /// new work after the end (a loop that ignores cancellation) is left there.
+  public static let closingBudget = 100_000
 
   init(phone: Phone) {
     self.phone = phone
@@ -26,6 +45,9 @@ public final class AppRunLoop {
   /// The phone this run loop belongs to.
   public var owner: Phone { phone }
 
+  /// Whether ``shutDown()`` ran: the world is over.
+  public var isShutDown: Bool { closing != nil }
+
   /// Runs `body` in the app at the current instant, after everything already queued (a
   /// `DispatchQueue.main.async`).
   ///
@@ -33,11 +55,16 @@ public final class AppRunLoop {
   ///   - label: what the work is, for ``pendingWork`` (the code's file and line).
   ///   - body: the work.
   public func enqueue(_ label: String, _ body: @escaping () -> Void) {
+    if closing != nil { return close(body) }
     let item = register(.queued, label, due: phone.simulation.now)
-    phone.process.call { [unowned(unsafe) self] in
-      self.items[item] = nil
-      body()
-    }
+    bodies[item] = body
+    phone.process.call { [unowned(unsafe) self] in self.runQueued(item) }
+  }
+
+  private func runQueued(_ item: Int) {
+    guard let body = bodies.removeValue(forKey: item) else { return }
+    items[item] = nil
+    body()
   }
 
   /// Runs `body` in the app after `delay` (a timer or a sleep), unless cancelled first.
@@ -47,16 +74,23 @@ public final class AppRunLoop {
   ///     the work stays pending for the rest of the run.
   ///   - kind: what kind of work waits.
   ///   - label: what the work is, for ``pendingWork``.
+  ///   - end: for a task's sleep, what ends it if the run ends first (throwing
+  ///     `CancellationError` into it); a timer has none, and never fires after the run.
   ///   - body: the work.
   /// - Returns: a handle that cancels the work.
   @discardableResult
   public func schedule(
     after delay: SimDuration?, kind: PendingAppWork.Kind = .timer, _ label: String,
-    _ body: @escaping () -> Void
+    endedBy end: (() -> Void)? = nil, _ body: @escaping () -> Void
   ) -> AppWorkItem {
+    if closing != nil {
+      if let end { close(end) }
+      return AppWorkItem(runLoop: self, item: 0, event: nil)
+    }
     let simulation = phone.simulation
     let due = delay.flatMap(Self.instant(after: simulation.now))
     let item = register(kind, label, due: due)
+    endings[item] = end
     var handle: EventHandle?
     if let due {
       handle = checkedScheduling {
@@ -64,10 +98,9 @@ public final class AppRunLoop {
           // Due: the same piece of work now waits its turn on the main thread.
           guard self.items[item] != nil else { return }
           self.items[item]?.kind = .queued
-          self.phone.process.call { [unowned(unsafe) self] in
-            guard self.items.removeValue(forKey: item) != nil else { return }
-            body()
-          }
+          self.endings[item] = nil
+          self.bodies[item] = body
+          self.phone.process.call { [unowned(unsafe) self] in self.runQueued(item) }
         }
       }
     }
@@ -77,8 +110,20 @@ public final class AppRunLoop {
   /// Marks the start of a wait for an answer the system will give later (an awaited framework
   /// call); ``AppWorkItem/cancel()`` ends it. A wait still open when the run ends is listed
   /// in ``pendingWork``.
-  public func beginWaiting(_ label: String) -> AppWorkItem {
-    AppWorkItem(runLoop: self, item: register(.waiting, label, due: nil), event: nil)
+  ///
+  /// - Parameters:
+  ///   - label: what the wait is, for ``pendingWork``.
+  ///   - end: what answers the wait in the system's place if the run ends first, so that the
+  ///     waiting task can finish (``shutDown()``): a stream ends, a request throws. It must do
+  ///     nothing if the wait was answered already.
+  public func beginWaiting(_ label: String, endedBy end: @escaping () -> Void) -> AppWorkItem {
+    if closing != nil {
+      close(end)
+      return AppWorkItem(runLoop: self, item: 0, event: nil)
+    }
+    let item = register(.waiting, label, due: nil)
+    endings[item] = end
+    return AppWorkItem(runLoop: self, item: item, event: nil)
   }
 
   /// Everything the app queued that has not run: in the order it was queued.
@@ -86,18 +131,71 @@ public final class AppRunLoop {
     items.sorted { $0.key < $1.key }.map(\.value)
   }
 
-  /// The process ended: its queued work ended with it.
+  /// The process ended: its queued work ended with it. Its tasks stay where they are until
+  /// ``shutDown()``: a process that is gone runs no code while the world runs.
   func processEnded() {
     guard !items.isEmpty else { return }
     let count = items.count
+    for item in items.keys.sorted() {
+      if let body = bodies[item] ?? endings[item] { leftBehind.append(body) }
+    }
     items.removeAll()
+    bodies.removeAll()
+    endings.removeAll()
     phone.record(AppLifecycleEvent.workDropped(count: count))
+  }
+
+  /// The world is over: every task of the app is released.
+  ///
+  /// The app's tasks are cancelled; each wait still open — of this process or of one that
+  /// ended — is answered as its `endedBy` says (streams end, sleeps and requests throw
+  /// `CancellationError`); queued work, including what a suspended app had not run yet, runs.
+  /// Then everything this starts runs at once, in order, until nothing is left or
+  /// ``closingBudget`` pieces ran: a wait begun now is answered at once, a sleep ends at once,
+  /// a timer never fires. Nothing of this is logged, and no virtual time passes. Call it once,
+  /// on the world's thread with the phone current, after the run's results are read:
+  /// ``pendingWork`` is empty afterwards.
+  public func shutDown() {
+    guard closing == nil else { return }
+    var work = leftBehind
+    leftBehind.removeAll()
+    for item in items.keys.sorted() {
+      if let body = bodies[item] ?? endings[item] { work.append(body) }
+    }
+    items.removeAll()
+    bodies.removeAll()
+    endings.removeAll()
+    closing = work
+    isClosing = true
+    executor.cancelTasks()
+    runClosingWork()
+  }
+
+  private func close(_ body: @escaping () -> Void) {
+    closing?.append(body)
+    if !isClosing { runClosingWork() }
+  }
+
+  /// Runs the shut-down run loop's work in order, including what it adds as it runs.
+  private func runClosingWork() {
+    isClosing = true
+    var next = 0
+    while closingRuns < Self.closingBudget, let count = closing?.count, next < count {
+      let body = closing![next]
+      next += 1
+      closingRuns += 1
+      body()
+    }
+    closing = []
+    isClosing = false
   }
 
   fileprivate func isPending(_ item: Int) -> Bool { items[item] != nil }
 
   fileprivate func finish(_ item: Int, event: EventHandle?) {
     guard items.removeValue(forKey: item) != nil else { return }
+    bodies[item] = nil
+    endings[item] = nil
     if let event { phone.simulation.cancel(event) }
   }
 
@@ -192,9 +290,37 @@ public final class AppExecutor: SerialExecutor, TaskExecutor, @unchecked Sendabl
   // Unchecked: a world runs on one thread; `AppRunLoop` stops the process if a job is queued
   // from any other.
   private unowned(unsafe) let runLoop: AppRunLoop
+  /// The app's unstructured tasks that have not finished, by number: how to cancel each.
+  private var tasks: [Int: () -> Void] = [:]
+  private var nextTask = 0
 
   init(runLoop: AppRunLoop) {
     self.runLoop = runLoop
+  }
+
+  /// A number for a new task of the app, to pass to ``taskStarted(_:cancel:)`` and
+  /// ``taskFinished(_:)``.
+  public func newTaskNumber() -> Int {
+    nextTask += 1
+    return nextTask
+  }
+
+  /// Task `number` runs on this executor until ``taskFinished(_:)``; `cancel` cancels it
+  /// when the run loop shuts down.
+  public func taskStarted(_ number: Int, cancel: @escaping () -> Void) {
+    tasks[number] = cancel
+  }
+
+  /// Task `number` finished.
+  public func taskFinished(_ number: Int) {
+    tasks[number] = nil
+  }
+
+  /// Cancels every task that has not finished, oldest first.
+  func cancelTasks() {
+    let running = tasks.sorted { $0.key < $1.key }
+    tasks.removeAll()
+    for (_, cancel) in running { cancel() }
   }
 
   /// Queues `job` on the app's run loop.

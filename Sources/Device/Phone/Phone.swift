@@ -70,6 +70,15 @@ public final class Phone {
     simulation.log.record(event, at: simulation.now)
   }
 
+  /// The world is over: the log is closed and the app's Swift tasks are released
+  /// (``AppRunLoop/shutDown()``), so that the world's memory can be freed. Call it once the
+  /// run's results are read, on the world's thread; the phone runs nothing afterwards.
+  public func shutDown() {
+    simulation.log.close()
+    guard let runLoop = createdRunLoop else { return }
+    makeCurrent { runLoop.shutDown() }
+  }
+
   /// The app's main thread: the work its code queues, run in virtual time.
   public var runLoop: AppRunLoop {
     if let createdRunLoop { return createdRunLoop }

@@ -36,9 +36,12 @@ extension Task where Failure == Never {
       async -> Success
   ) {
     let executor = Phone.requireCurrent(doing: "Task { }").runLoop.executor
+    let number = executor.newTaskNumber()
     base = _Concurrency.Task(executorPreference: executor, priority: priority) {
-      await operation()
+      defer { executor.taskFinished(number) }
+      return await operation()
     }
+    executor.taskStarted(number, cancel: base.cancel)
   }
 
   /// Runs `operation` as a new task that inherits nothing from the caller but the world.
@@ -47,10 +50,15 @@ extension Task where Failure == Never {
     priority: TaskPriority? = nil, operation: sending @escaping @isolated(any) () async -> Success
   ) -> Task<Success, Never> {
     let executor = Phone.requireCurrent(doing: "Task.detached { }").runLoop.executor
-    return Task(
-      base: _Concurrency.Task.detached(priority: priority) {
-        await withTaskExecutorPreference(executor) { await operation() }
-      })
+    let number = executor.newTaskNumber()
+    let base = _Concurrency.Task.detached(priority: priority) {
+      await withTaskExecutorPreference(executor) {
+        defer { executor.taskFinished(number) }
+        return await operation()
+      }
+    }
+    executor.taskStarted(number, cancel: base.cancel)
+    return Task(base: base)
   }
 
   /// The task's value, once it finishes.
@@ -69,9 +77,12 @@ extension Task where Failure == any Error {
       async throws -> Success
   ) {
     let executor = Phone.requireCurrent(doing: "Task { }").runLoop.executor
+    let number = executor.newTaskNumber()
     base = _Concurrency.Task(executorPreference: executor, priority: priority) {
-      try await operation()
+      defer { executor.taskFinished(number) }
+      return try await operation()
     }
+    executor.taskStarted(number, cancel: base.cancel)
   }
 
   /// Runs the throwing `operation` as a new task that inherits nothing from the caller but the
@@ -82,10 +93,15 @@ extension Task where Failure == any Error {
     operation: sending @escaping @isolated(any) () async throws -> Success
   ) -> Task<Success, any Error> {
     let executor = Phone.requireCurrent(doing: "Task.detached { }").runLoop.executor
-    return Task(
-      base: _Concurrency.Task.detached(priority: priority) {
-        try await withTaskExecutorPreference(executor) { try await operation() }
-      })
+    let number = executor.newTaskNumber()
+    let base = _Concurrency.Task.detached(priority: priority) {
+      try await withTaskExecutorPreference(executor) {
+        defer { executor.taskFinished(number) }
+        return try await operation()
+      }
+    }
+    executor.taskStarted(number, cancel: base.cancel)
+    return Task(base: base)
   }
 
   /// The task's value, once it finishes, or its error.
@@ -116,7 +132,8 @@ extension Task where Success == Never, Failure == Never {
   /// Suspends the current task for `duration` of the world's virtual time; throws
   /// `CancellationError` if the task is cancelled first.
   ///
-  /// A sleep still unfinished when the run ends is listed among the app's pending work.
+  /// A sleep still unfinished when the run ends is listed among the app's pending work; when
+  /// the world is over it throws `CancellationError`, so that the task can finish.
   public static func sleep(
     for duration: Duration, tolerance: Duration? = nil, file: StaticString = #fileID,
     line: UInt = #line
@@ -135,11 +152,18 @@ extension Task where Success == Never, Failure == Never {
 
   private static func sleep(seconds: Double, _ label: String) async throws {
     let runLoop = Phone.requireCurrent(doing: label).runLoop
+    if runLoop.isShutDown {
+      await runLoop.closingTurn()
+      throw CancellationError()
+    }
     let sleeper = Sleeper()
     try await withTaskCancellationHandler {
       try await withCheckedThrowingContinuation { continuation in
         sleeper.start(continuation) {
-          runLoop.schedule(after: AppRunLoop.delay(seconds: seconds), kind: .sleep, label) {
+          runLoop.schedule(
+            after: AppRunLoop.delay(seconds: seconds), kind: .sleep, label,
+            endedBy: { sleeper.finish(throwing: CancellationError()) }
+          ) {
             sleeper.finish(throwing: nil)
           }
         }

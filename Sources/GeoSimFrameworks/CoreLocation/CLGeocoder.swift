@@ -110,14 +110,16 @@ open class CLGeocoder: NSObject {
   private func awaitAnswer(
     _ label: String, _ start: (@escaping CLGeocodeCompletionHandler) -> Void
   ) async throws -> [CLPlacemark] {
-    let wait = phone.runLoop.beginWaiting(label)
     return try await withCheckedThrowingContinuation { continuation in
+      let resumption = Resumption(continuation)
+      let wait = phone.runLoop.beginWaiting(
+        label, endedBy: { resumption.resume(with: .failure(CLError(.geocodeCanceled))) })
       start { placemarks, error in
         wait.cancel()
         if let placemarks {
-          continuation.resume(returning: placemarks)
+          resumption.resume(with: .success(placemarks))
         } else {
-          continuation.resume(throwing: error ?? CLError(.geocodeFoundNoResult))
+          resumption.resume(with: .failure(error ?? CLError(.geocodeFoundNoResult)))
         }
       }
     }

@@ -125,18 +125,17 @@ open class CLLocationManager: NSObject {
   open func requestTemporaryFullAccuracyAuthorization(
     withPurposeKey purposeKey: String, file: StaticString = #fileID, line: UInt = #line
   ) async throws {
-    let wait = phone.runLoop.beginWaiting(
+    let label =
       "CLLocationManager.requestTemporaryFullAccuracyAuthorization(withPurposeKey:) at "
-        + "\(file):\(line)")
+      + "\(file):\(line)"
     try await withCheckedThrowingContinuation {
       (continuation: CheckedContinuation<Void, any Error>) in
+      let resumption = Resumption(continuation)
+      let wait = phone.runLoop.beginWaiting(
+        label, endedBy: { resumption.resume(with: .failure(CancellationError())) })
       manager.requestTemporaryFullAccuracyAuthorization(purposeKey: purposeKey) { error in
         wait.cancel()
-        if let error {
-          continuation.resume(throwing: CLError(error))
-        } else {
-          continuation.resume()
-        }
+        resumption.resume(with: error.map { .failure(CLError($0)) } ?? .success(()))
       }
     }
   }

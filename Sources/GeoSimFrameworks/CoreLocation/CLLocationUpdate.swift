@@ -118,8 +118,11 @@ final class LiveUpdatesFeed: @unchecked Sendable {
     if !buffer.isEmpty { return CLLocationUpdate(buffer.removeFirst(), in: simulation) }
     guard let phone, let stream, !stream.isStopped, !cancelled,
       !_Concurrency.Task.isCancelled
-    else { return finish() }
-    let wait = phone.runLoop.beginWaiting(label)
+    else {
+      await self.phone?.runLoop.closingTurn()
+      return finish()
+    }
+    let wait = phone.runLoop.beginWaiting(label) { [self] in cancel() }
     return try await withTaskCancellationHandler {
       try await withCheckedThrowingContinuation { continuation in
         if cancelled {

@@ -264,7 +264,10 @@ final class EventChannel: @unchecked Sendable {
   /// Weak: the monitor's event handler holds this channel, and the actor holds the monitor.
   weak var monitor: ConditionMonitor?
   private var buffer: [CLMonitor.Event] = []
-  private var waiters: [(CheckedContinuation<CLMonitor.Event?, Never>, AppWorkItem)] = []
+  private var waiters:
+    [(number: Int, resumption: Resumption<CLMonitor.Event?, Never>, wait: AppWorkItem)] =
+      []
+  private var nextWaiter = 0
 
   init(phone: Phone, label: String) {
     self.phone = phone
@@ -277,15 +280,40 @@ final class EventChannel: @unchecked Sendable {
 
   func push(_ event: CLMonitor.Event) {
     guard !waiters.isEmpty else { return buffer.append(event) }
-    let (continuation, wait) = waiters.removeFirst()
-    wait.cancel()
-    continuation.resume(returning: event)
+    let waiter = waiters.removeFirst()
+    waiter.wait.cancel()
+    waiter.resumption.resume(with: .success(event))
   }
 
+  /// The next event; `nil` when the waiting task is cancelled [?] (Apple's sequence never
+  /// ends by itself; an iterator ends on cancellation, as Swift's `AsyncSequence`s do), or
+  /// when the world is over.
   func next() async -> CLMonitor.Event? {
     if !buffer.isEmpty { return buffer.removeFirst() }
-    return await withCheckedContinuation { continuation in
-      waiters.append((continuation, phone.runLoop.beginWaiting(label)))
+    if _Concurrency.Task.isCancelled {
+      await phone.runLoop.closingTurn()
+      return nil
     }
+    nextWaiter += 1
+    let number = nextWaiter
+    return await withTaskCancellationHandler {
+      await withCheckedContinuation { continuation in
+        let resumption = Resumption(continuation)
+        guard !_Concurrency.Task.isCancelled else { return resumption.resume(with: .success(nil)) }
+        let wait = phone.runLoop.beginWaiting(label) { [self] in end(number) }
+        waiters.append((number, resumption, wait))
+      }
+    } onCancel: {
+      // Cancelling is app code, on the world's thread.
+      self.end(number)
+    }
+  }
+
+  /// Ends the wait `number` without an event, if it still waits.
+  private func end(_ number: Int) {
+    guard let index = waiters.firstIndex(where: { $0.number == number }) else { return }
+    let waiter = waiters.remove(at: index)
+    waiter.wait.cancel()
+    waiter.resumption.resume(with: .success(nil))
   }
 }

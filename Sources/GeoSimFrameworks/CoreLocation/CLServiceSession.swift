@@ -100,8 +100,11 @@ final class DiagnosticsFeed: @unchecked Sendable {
 
   func next() async -> ServiceSessionDiagnostic? {
     if !buffer.isEmpty { return buffer.removeFirst() }
-    guard !ended, let phone else { return nil }
-    let wait = phone.runLoop.beginWaiting("CLServiceSession.diagnostics")
+    guard !ended, let phone else {
+      await self.phone?.runLoop.closingTurn()
+      return nil
+    }
+    let wait = phone.runLoop.beginWaiting("CLServiceSession.diagnostics") { [self] in end() }
     return await withCheckedContinuation { waiting = ($0, wait) }
   }
 

@@ -62,7 +62,8 @@ open class UNUserNotificationCenter: NSObject, @unchecked Sendable {
   /// Asks the user to allow `options` and returns whether notifications are allowed [A].
   open func requestAuthorization(options: UNAuthorizationOptions = []) async throws -> Bool {
     let (granted, error) = await answer(
-      "UNUserNotificationCenter.requestAuthorization(options:)"
+      "UNUserNotificationCenter.requestAuthorization(options:)",
+      ifRunEnds: (false, CancellationError())
     ) { reply in center.requestAuthorization(options: options.device) { reply(($0, $1)) } }
     if let error { throw error }
     return granted
@@ -79,7 +80,9 @@ open class UNUserNotificationCenter: NSObject, @unchecked Sendable {
 
   /// The app's notification settings as they are now.
   open func notificationSettings() async -> UNNotificationSettings {
-    await answer("UNUserNotificationCenter.notificationSettings()") { reply in reply(settings) }
+    await answer("UNUserNotificationCenter.notificationSettings()", ifRunEnds: self.settings) {
+      reply in reply(settings)
+    }
   }
 
   private var settings: UNNotificationSettings {
@@ -110,7 +113,9 @@ open class UNUserNotificationCenter: NSObject, @unchecked Sendable {
 
   /// Schedules `request`; throws what ``add(_:withCompletionHandler:)`` reports.
   open func add(_ request: UNNotificationRequest) async throws {
-    let error = await answer("UNUserNotificationCenter.add(_:)") { submit(request, reply: $0) }
+    let error = await answer("UNUserNotificationCenter.add(_:)", ifRunEnds: CancellationError()) {
+      submit(request, reply: $0)
+    }
     if let error { throw error }
   }
 
@@ -136,7 +141,7 @@ open class UNUserNotificationCenter: NSObject, @unchecked Sendable {
 
   /// The pending requests, soonest-firing first.
   open func pendingNotificationRequests() async -> [UNNotificationRequest] {
-    await answer("UNUserNotificationCenter.pendingNotificationRequests()", pending)
+    await answer("UNUserNotificationCenter.pendingNotificationRequests()", ifRunEnds: [], pending)
   }
 
   private func pending(reply: @escaping ([UNNotificationRequest]) -> Void) {
@@ -179,7 +184,7 @@ open class UNUserNotificationCenter: NSObject, @unchecked Sendable {
 
   /// The notifications still in Notification Center, oldest delivery first.
   open func deliveredNotifications() async -> [UNNotification] {
-    await answer("UNUserNotificationCenter.deliveredNotifications()", delivered)
+    await answer("UNUserNotificationCenter.deliveredNotifications()", ifRunEnds: [], delivered)
   }
 
   private func delivered(reply: @escaping ([UNNotification]) -> Void) {
@@ -206,12 +211,13 @@ open class UNUserNotificationCenter: NSObject, @unchecked Sendable {
   /// Opens a wait named `label`, asks the phone, and hands the reply to `deliver` on the app's
   /// main thread — unless the app's process ended before the reply came.
   private func whenAnswered<Answer>(
-    _ label: String, _ ask: (_ reply: @escaping (Answer) -> Void) -> Void,
+    _ label: String, endedBy end: @escaping () -> Void = {},
+    _ ask: (_ reply: @escaping (Answer) -> Void) -> Void,
     then deliver: @escaping (Answer) -> Void
   ) {
     Phone.requireCurrent(phone, doing: label)
     let runLoop = phone.runLoop
-    let wait = runLoop.beginWaiting(label)
+    let wait = runLoop.beginWaiting(label, endedBy: end)
     ask { answer in
       guard wait.isPending else { return }
       wait.cancel()
@@ -219,12 +225,17 @@ open class UNUserNotificationCenter: NSObject, @unchecked Sendable {
     }
   }
 
-  /// ``whenAnswered(_:_:then:)`` for an `async` method.
+  /// ``whenAnswered(_:endedBy:_:then:)`` for an `async` method; `ended` is its answer when
+  /// the world is over before the phone answered.
   private func answer<Answer: Sendable>(
-    _ label: String, _ ask: (_ reply: @escaping (Answer) -> Void) -> Void
+    _ label: String, ifRunEnds ended: @escaping @autoclosure () -> Answer,
+    _ ask: (_ reply: @escaping (Answer) -> Void) -> Void
   ) async -> Answer {
     await withCheckedContinuation { continuation in
-      whenAnswered(label, ask) { continuation.resume(returning: $0) }
+      let resumption = Resumption(continuation)
+      whenAnswered(
+        label, endedBy: { resumption.resume(with: .success(ended())) }, ask,
+        then: { resumption.resume(with: .success($0)) })
     }
   }
 }

@@ -133,12 +133,21 @@ public final class EventLog {
   public private(set) var entries: [LogEntry] = []
   /// Receives each entry as it is recorded.
   public var sink: ((LogEntry) -> Void)?
+  /// Whether the log is closed: the world is over, and nothing more is recorded.
+  public private(set) var isClosed = false
 
   /// An empty log.
   public init() {}
 
-  /// Appends an entry recording `event` at `time`.
+  /// Closes the log: what happens after the world is over (its app's tasks winding down) is
+  /// not part of its record.
+  public func close() {
+    isClosed = true
+  }
+
+  /// Appends an entry recording `event` at `time`, unless the log is closed.
   public func record(_ event: some LogEvent, at time: SimTime) {
+    guard !isClosed else { return }
     let entry = LogEntry(time: time, sequence: entries.count, payload: event)
     entries.append(entry)
     sink?(entry)

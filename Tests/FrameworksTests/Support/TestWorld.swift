@@ -55,6 +55,9 @@ final class TestWorld {
   /// The host of an app given as an object to make; `nil` for a UIKit app.
   let host: HostApp?
 
+  // As a replayed world does when it is over: the app's waiting tasks are released.
+  deinit { phone.shutDown() }
+
   /// Phone parameters without the region monitoring's miss coin, so that a check of the
   /// framework layer does not depend on the calibration's randomness.
   static let certain: PhoneParameters = {

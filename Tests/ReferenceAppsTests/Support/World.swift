@@ -75,6 +75,9 @@ final class World {
   let weather: WeatherService
   let datastore: GeoDatastore
 
+  // As a replayed world does when it is over: the app's waiting tasks are released.
+  deinit { phone.shutDown() }
+
   init(
     seed: UInt64 = 1,
     answers: [PromptKind: [PromptAnswer]] = [
