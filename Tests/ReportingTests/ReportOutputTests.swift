@@ -286,10 +286,14 @@ private func rootElement(of text: String) -> Result<String, any Error> {
   }
 }
 
-/// A weather widget walking a GPX whose second point has no valid latitude (line 4).
-private func scenarioWithABadTracePoint(allowSkippedPoints: Bool?) throws -> Scenario {
+/// Runs `body` with a weather widget walking a GPX whose second point has no valid latitude
+/// (line 4), in a folder removed afterwards.
+private func withScenarioWithABadTracePoint<T>(
+  allowSkippedPoints: Bool?, _ body: (Scenario) throws -> T
+) throws -> T {
   let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
     "geosim-trace-issues-\(UUID().uuidString)")
+  defer { try? FileManager.default.removeItem(at: folder) }
   try FileManager.default.createDirectory(
     at: folder.appendingPathComponent("traces"), withIntermediateDirectories: true)
   try Data(
@@ -315,15 +319,16 @@ private func scenarioWithABadTracePoint(allowSkippedPoints: Bool?) throws -> Sce
      "expectations": [{"expect": "noCrash"}]}
     """.utf8
   ).write(to: file)
-  return try Scenario(contentsOf: file.path)
+  return try body(try Scenario(contentsOf: file.path))
 }
 
 @Suite struct TraceIssueReportTests {
   func report(allowSkippedPoints: Bool?) throws -> ScenarioReport {
-    let scenario = try scenarioWithABadTracePoint(allowSkippedPoints: allowSkippedPoints)
-    let run = try ScenarioRun(scenario, catalog: .referenceApps, resources: resources)
-    return try ScenarioReport(
-      input: ReportInput(run), context: run.world.geos, resources: resources)
+    try withScenarioWithABadTracePoint(allowSkippedPoints: allowSkippedPoints) { scenario in
+      let run = try ScenarioRun(scenario, catalog: .referenceApps, resources: resources)
+      return try ScenarioReport(
+        input: ReportInput(run), context: run.world.geos, resources: resources)
+    }
   }
 
   @Test func aSkippedTracePointIsReportedWithItsFileAndLineAndFailsTheScenario() throws {
@@ -363,10 +368,12 @@ private func scenarioWithABadTracePoint(allowSkippedPoints: Bool?) throws -> Sce
   }
 
   @Test func aTraceIssueFailsEvenAScenarioMeantToShowAFailure() throws {
-    var scenario = try scenarioWithABadTracePoint(allowSkippedPoints: false)
-    scenario.expectedOutcome = .fail
-    let run = try ScenarioRun(scenario, catalog: .referenceApps, resources: resources)
-    #expect(run.result.verdict == .fail)
+    let verdict = try withScenarioWithABadTracePoint(allowSkippedPoints: false) { scenario in
+      var scenario = scenario
+      scenario.expectedOutcome = .fail
+      return try ScenarioRun(scenario, catalog: .referenceApps, resources: resources).result.verdict
+    }
+    #expect(verdict == .fail)
   }
 }
 

@@ -12,9 +12,7 @@ import Testing
 @Suite struct CommandLineTests {
   /// A fresh folder with a scenario and a file that must survive whatever the command does.
   private func workspace() throws -> URL {
-    let url = FileManager.default.temporaryDirectory.appendingPathComponent(
-      "geosim-command-line-tests-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    let url = try scratchFolder("command-line")
     try Data(
       """
       {"format": "geosim-scenario/1", "name": "still", "start": "2026-04-01T08:00:00+09:00",

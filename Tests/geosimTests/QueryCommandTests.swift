@@ -12,9 +12,7 @@ private let tokyo = "35.681236,139.767125"
 
 /// Writes `text` to a fresh file named `name` and returns its path.
 private func scratchFile(_ name: String, _ text: String) throws -> String {
-  let dir = FileManager.default.temporaryDirectory.appendingPathComponent(
-    "geosim-query-tests-\(UUID().uuidString)")
-  try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+  let dir = try scratchFolder("query")
   let path = dir.appendingPathComponent(name).path
   try text.write(toFile: path, atomically: true, encoding: .utf8)
   return path

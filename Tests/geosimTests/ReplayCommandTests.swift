@@ -47,9 +47,7 @@ private func geosim(_ arguments: [String], in directory: URL, input: String? = n
 
 /// A fresh folder holding scenarios written from `documents` (name → JSON text).
 private func folder(_ documents: [String: String]) throws -> URL {
-  let url = FileManager.default.temporaryDirectory.appendingPathComponent(
-    "geosim-replay-tests-\(UUID().uuidString)")
-  try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+  let url = try scratchFolder("replay")
   for (name, text) in documents {
     try Data(text.utf8).write(to: url.appendingPathComponent(name))
   }

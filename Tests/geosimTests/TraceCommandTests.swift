@@ -6,10 +6,7 @@ import Traces
 
 /// A fresh directory for one test's files.
 private func scratchDirectory() throws -> URL {
-  let url = FileManager.default.temporaryDirectory.appendingPathComponent(
-    "geosim-trace-tests-\(UUID().uuidString)")
-  try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-  return url
+  try scratchFolder("trace")
 }
 
 private let gpx = """
