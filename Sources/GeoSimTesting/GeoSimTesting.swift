@@ -76,12 +76,8 @@ public enum GeoSimTest {
         document.root, at: index, base: path, folder: base,
         allowPathsOutsideFolder: allowPathsOutsideFolder)
       let run = try ScenarioRun(scenario, catalog: catalog, resources: resources)
-      let report = try ScenarioReport(
-        input: ReportInput(run), context: run.world.geos, resources: resources)
       runs.append(
-        SweepRun(
-          index: index, values: grid.values(at: index), result: run.result,
-          geofence: report.geofence, search: report.search))
+        try SweepRun(index: index, values: grid.values(at: index), run: run, resources: resources))
     }
     let report = SweepReport(
       base: path, grid: grid, shard: nil, runs: runs, expected: Array(0..<grid.count))
@@ -141,8 +137,12 @@ extension ScenarioRun {
   /// Throws ``ScenarioFailure`` listing every expectation that failed (with what was expected,
   /// what happened and when), every timeline event that could not happen, and a crash, or an
   /// unexpected pass of a scenario marked as expected to fail. A trace issue the scenario does
-  /// not allow fails it whatever it was meant to show.
+  /// not allow fails it whatever it was meant to show, and so does a replay stopped for its
+  /// event budget.
   public func requireExpectations() throws {
+    if let timeout = result.timeout {
+      throw ScenarioFailure(scenario: scenarioLabel, failures: ["timeout: \(timeout.reason)"])
+    }
     // A trace that lost points fails whatever the scenario was meant to show.
     let refused = result.refusedTraceIssues.map { "trace: \($0) (not allowed)" }
     if !refused.isEmpty { throw ScenarioFailure(scenario: scenarioLabel, failures: refused) }

@@ -14,6 +14,11 @@ extension World {
     result.traceIssues = traceIssues
     result.eventCount = simulation.log.entries.count
     result.pendingWork = phone.runLoopIfUsed?.pendingWork ?? []
+    if let budgetStop {
+      // A world that did not reach its end shows nothing about its expectations.
+      result.timeout = budgetStop
+      return result
+    }
     result.expectations = scenario.expectations.map(evaluate)
     return result
   }

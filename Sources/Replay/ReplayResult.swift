@@ -20,6 +20,8 @@ public struct ReplayResult: Sendable, Hashable {
   public var traceIssues: [TraceIssue]
   /// The crash that ended the app's world, if it crashed.
   public var crash: Crash?
+  /// The budget the replay ran out of, if it was stopped before its end.
+  public var timeout: Timeout?
   /// Entries in the event log.
   public var eventCount: Int
   /// Work the app's code queued that had not run when the run ended (timers, sleeping tasks,
@@ -41,6 +43,21 @@ public struct ReplayResult: Sendable, Hashable {
     }
   }
 
+  /// A replay stopped because it ran out of a budget: its events (a world that keeps queuing
+  /// work at one instant never reaches its end), or its host time in a worker process.
+  public struct Timeout: Sendable, Hashable {
+    /// Which budget ran out, how large it was and how far the world got.
+    public var reason: String
+    /// The last event-log lines before the stop (JSON Lines), oldest first.
+    public var lastEvents: [String]
+
+    /// A stop for running out of a budget.
+    public init(reason: String, lastEvents: [String]) {
+      self.reason = reason
+      self.lastEvents = lastEvents
+    }
+  }
+
   /// The result with no expectations evaluated.
   public init(scenario: Scenario) {
     self.scenario = scenario.name
@@ -51,6 +68,7 @@ public struct ReplayResult: Sendable, Hashable {
     self.timelineErrors = []
     self.traceIssues = []
     self.crash = nil
+    self.timeout = nil
     self.eventCount = 0
     self.pendingWork = []
   }
@@ -111,9 +129,9 @@ public struct ReplayResult: Sendable, Hashable {
   public var refusedTraceIssues: [TraceIssue] { traceIssues.filter { !$0.allowed } }
 
   /// Whether every expectation held, the timeline ran as written, the traces were read whole
-  /// (or the scenario allows what was skipped) and nothing crashed.
+  /// (or the scenario allows what was skipped), nothing crashed and the replay reached its end.
   public var passed: Bool {
-    crash == nil && timelineErrors.isEmpty && refusedTraceIssues.isEmpty
+    crash == nil && timeout == nil && timelineErrors.isEmpty && refusedTraceIssues.isEmpty
       && expectations.allSatisfy(\.passed)
   }
 
@@ -122,9 +140,10 @@ public struct ReplayResult: Sendable, Hashable {
   /// A crash is always ``Verdict/crash``: a scenario marked to show a published bug shows it
   /// through its expectations, never by the app dying. Likewise a trace that lost points the
   /// scenario does not allow is always ``Verdict/fail``: the replay did not follow the trace
-  /// as written, so it shows nothing.
+  /// as written, so it shows nothing. A replay stopped for its budget is ``Verdict/timeout``.
   public var verdict: Verdict {
     if crash != nil { return .crash }
+    if timeout != nil { return .timeout }
     if !refusedTraceIssues.isEmpty { return .fail }
     switch (expectedOutcome, passed) {
     case (.pass, true): return .pass
@@ -149,6 +168,9 @@ public struct ReplayResult: Sendable, Hashable {
     case fail
     /// The app crashed (whatever the scenario was meant to show).
     case crash
+    /// The replay ran out of its event or time budget before its end (whatever the scenario
+    /// was meant to show).
+    case timeout
     /// Meant to show a failure, but everything held.
     case unexpectedPass = "xpass"
 
@@ -156,7 +178,7 @@ public struct ReplayResult: Sendable, Hashable {
     public var isHealthy: Bool { self == .pass || self == .expectedFailure }
 
     /// The verdict as summaries and the command line print it: `PASS`, `XFAIL`, `FAIL`,
-    /// `CRASH` or `XPASS`.
+    /// `CRASH`, `TIMEOUT` or `XPASS`.
     public var label: String { rawValue.uppercased() }
   }
 
@@ -179,6 +201,12 @@ public struct ReplayResult: Sendable, Hashable {
       object["crash"] = .object([
         "reason": .string(crash.reason),
         "lastEvents": .array(crash.lastEvents.map { .string($0) }),
+      ])
+    }
+    if let timeout {
+      object["timeout"] = .object([
+        "reason": .string(timeout.reason),
+        "lastEvents": .array(timeout.lastEvents.map { .string($0) }),
       ])
     }
     return .object(object)
@@ -215,15 +243,14 @@ public struct ReplayResult: Sendable, Hashable {
       issues.append(issue)
     }
     self.traceIssues = issues
-    if case .object(let c)? = o["crash"], case .string(let reason)? = c["reason"],
-      case .array(let lines)? = c["lastEvents"]
-    {
-      self.crash = Crash(
-        reason: reason,
-        lastEvents: lines.compactMap { if case .string(let s) = $0 { s } else { nil } })
-    } else {
-      self.crash = nil
+    func stop(_ member: String) -> (reason: String, lastEvents: [String])? {
+      guard case .object(let c)? = o[member], case .string(let reason)? = c["reason"],
+        case .array(let lines)? = c["lastEvents"]
+      else { return nil }
+      return (reason, lines.compactMap { if case .string(let s) = $0 { s } else { nil } })
     }
+    self.crash = stop("crash").map { Crash(reason: $0.reason, lastEvents: $0.lastEvents) }
+    self.timeout = stop("timeout").map { Timeout(reason: $0.reason, lastEvents: $0.lastEvents) }
     self.eventCount = Int(eventCount)
     var work: [PendingAppWork] = []
     for item in pendingWork {

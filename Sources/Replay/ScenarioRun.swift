@@ -18,13 +18,14 @@ public final class ScenarioRun {
   ///   - catalog: the apps the scenario may name.
   ///   - resources: the shared read-only data (one ``ReplayResources`` per process).
   ///   - seed: replaces the scenario's seed.
+  ///   - eventLimit: the most kernel events the world may fire (``World/run(eventLimit:)``).
   ///   - eventSink: receives every log entry as it is recorded (a worker streams them to a
   ///     file, so that the events before a crash survive it).
   /// - Throws: ``ScenarioError`` for a scenario that cannot be assembled; errors from the
   ///   kernel are rethrown.
   public init(
     _ scenario: Scenario, catalog: AppCatalog, resources: ReplayResources, seed: UInt64? = nil,
-    eventSink: ((LogEntry) -> Void)? = nil
+    eventLimit: Int = World.defaultEventLimit, eventSink: ((LogEntry) -> Void)? = nil
   ) throws {
     var scenario = scenario
     if let seed { scenario.seed = seed }
@@ -34,7 +35,7 @@ public final class ScenarioRun {
       world.simulation.log.entries.forEach(eventSink)
       world.simulation.log.sink = eventSink
     }
-    try world.run()
+    try world.run(eventLimit: eventLimit)
     result = world.result()
   }
 

@@ -424,12 +424,38 @@ public final class World {
     phone.shutDown()
   }
 
+  /// The most kernel events a replay fires unless told otherwise: 100 million, about a
+  /// thousand times what a day of the arrival alarm with a fix every second takes; a world
+  /// that needs more has an app (or a scenario) that keeps queuing work without virtual time
+  /// passing.
+  public static let defaultEventLimit = 100_000_000
+
   /// Runs the world to the end of the scenario, with its phone current on the calling thread
   /// (so that the app's Apple-named objects and its queued work find it).
-  public func run() throws {
-    try phone.makeCurrent { try simulation.run(until: endTime) }
+  ///
+  /// - Parameter eventLimit: the most kernel events to fire; a world that needs more stops
+  ///   where it is, and its result says so (``ReplayResult/timeout``), not the expectations.
+  public func run(eventLimit: Int = World.defaultEventLimit) throws {
+    do {
+      try phone.makeCurrent { try simulation.run(until: endTime, eventLimit: eventLimit) }
+    } catch let error as SimKernelError where error.code == .eventLimitReached {
+      let lines = simulation.log.entries.suffix(Self.stopContext).map(EventLog.jsonLine)
+      budgetStop = ReplayResult.Timeout(
+        reason: "stopped at \(JSONText.number(simulation.now.seconds)) s of "
+          + "\(JSONText.number(scenario.duration)) s after \(eventLimit) kernel events, its event "
+          + "budget (a world that needs more usually has work queued over and over at one "
+          + "instant: an app that re-queues itself, a zero-delay timer)",
+        lastEvents: Array(lines))
+      return
+    }
     snapshots[scenario.duration] = snapshots[scenario.duration] ?? screenState
   }
+
+  /// How many of the last log lines a stopped replay's result keeps.
+  static let stopContext = 20
+
+  /// Why the run stopped before its end, if it ran out of its event budget.
+  private(set) var budgetStop: ReplayResult.Timeout?
 
   /// The true trajectory the phone followed.
   public var trueSamples: [TrajectorySample] { sensor.samples }

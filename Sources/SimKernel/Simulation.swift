@@ -168,13 +168,30 @@ public final class Simulation {
   }
 
   /// Fires every event up to and including `time`, then sets ``now`` to `time`.
-  public func run(until time: SimTime) throws {
+  ///
+  /// - Parameters:
+  ///   - time: the instant to run to.
+  ///   - eventLimit: the most events to fire; a world with more due by `time` stops at the
+  ///     instant of the last one fired and throws ``SimKernelErrorCode/eventLimitReached``
+  ///     (an app that keeps queuing work at one instant never gets there).
+  public func run(until time: SimTime, eventLimit: Int = .max) throws {
     guard time >= now else {
       throw SimKernelError(
         .runningBackwards, "cannot run until \(time): it is before now (\(now))")
     }
+    guard eventLimit > 0 else {
+      throw SimKernelError(
+        .invalidArgument, "the event limit must be positive, got \(eventLimit)")
+    }
+    var fired = 0
     while let next = queue.peekTime(), next <= time.nanoseconds {
+      guard fired < eventLimit else {
+        throw SimKernelError(
+          .eventLimitReached,
+          "\(eventLimit) events fired by \(now), and more are due before \(time)")
+      }
       try step()
+      fired += 1
     }
     clock = time
   }

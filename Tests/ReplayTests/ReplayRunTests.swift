@@ -200,8 +200,8 @@ import Testing
 
   @Test func eachVerdictHasOneJSONNameAndOneLabelInSummaryOrder() {
     let verdicts = ReplayResult.Verdict.allCases
-    #expect(verdicts.map(\.rawValue) == ["pass", "xfail", "fail", "crash", "xpass"])
-    #expect(verdicts.map(\.label) == ["PASS", "XFAIL", "FAIL", "CRASH", "XPASS"])
+    #expect(verdicts.map(\.rawValue) == ["pass", "xfail", "fail", "crash", "timeout", "xpass"])
+    #expect(verdicts.map(\.label) == ["PASS", "XFAIL", "FAIL", "CRASH", "TIMEOUT", "XPASS"])
     #expect(verdicts.filter(\.isHealthy) == [.pass, .expectedFailure])
     for verdict in verdicts { #expect(ReplayResult.Verdict(rawValue: verdict.rawValue) == verdict) }
   }

@@ -98,6 +98,7 @@ extension AppCatalog {
       let keeps = context.variant == "background"
       return { LiveWalkerApp(keepsBackgroundSession: keeps) }
     }
+    catalog.register("Spinner") { _ in { SpinnerApp() } }
     return catalog
   }
 }
@@ -113,3 +114,20 @@ func scenario(_ text: String, name: String = "inline.scenario.json") throws -> S
 
 /// The shared data every test world uses, loaded once.
 let resources = ReplayResources()
+
+/// An app that, from 10 s after its launch, queues work on its main thread from that same
+/// work, for ever: virtual time stops passing.
+final class SpinnerApp: SimulatedApp {
+  private(set) var spins = 0
+
+  func didLaunch(on phone: Phone, reason: LaunchReason) {
+    phone.runLoop.schedule(after: .seconds(10), "start spinning") { [unowned phone] in
+      self.spin(on: phone)
+    }
+  }
+
+  private func spin(on phone: Phone) {
+    spins += 1
+    phone.runLoop.enqueue("spin") { [unowned phone] in self.spin(on: phone) }
+  }
+}

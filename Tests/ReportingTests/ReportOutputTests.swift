@@ -98,7 +98,7 @@ private func rootElement(of text: String) -> Result<String, any Error> {
   @Test func theRunsPagesAreWellFormedAndLinkEverything() throws {
     let complete = try report("arrival-alarm/train-to-shinagawa-corrected.scenario.json")
     let crashed = ScenarioReport(
-      crashed: {
+      stopped: {
         var r = complete.result!
         r.crash = ReplayResult.Crash(
           reason: "signal 4 (SIGILL): Fatal error: <nil> & more", lastEvents: ["{\"seq\":1}"])
@@ -132,7 +132,7 @@ private func rootElement(of text: String) -> Result<String, any Error> {
   @Test func aCrashedOrInvalidScenarioSaysSoAndCarriesNoAnalysis() throws {
     var result = try report("arrival-alarm/train-to-shinagawa-corrected.scenario.json").result!
     result.crash = ReplayResult.Crash(reason: "signal 4 (SIGILL)", lastEvents: ["{\"seq\":9}"])
-    let crashed = ScenarioReport(crashed: result, scenario: nil)
+    let crashed = ScenarioReport(stopped: result, scenario: nil)
     guard case .object(let o) = crashed.json else {
       Issue.record("not an object")
       return
@@ -169,14 +169,21 @@ private func rootElement(of text: String) -> Result<String, any Error> {
   @Test func eachReportsSummaryReadsBackAsItWasWritten() throws {
     let complete = try report("arrival-alarm/train-to-shinagawa-corrected.scenario.json")
     let crashed = ScenarioReport(
-      crashed: {
+      stopped: {
         var r = complete.result!
         r.crash = ReplayResult.Crash(reason: "signal 4 (SIGILL)", lastEvents: ["{\"seq\":1}"])
         return r
       }(), scenario: nil)
+    let timedOut = ScenarioReport(
+      stopped: {
+        var r = complete.result!
+        r.timeout = ReplayResult.Timeout(reason: "stopped at 10 s", lastEvents: ["{\"seq\":1}"])
+        return r
+      }(), scenario: nil)
+    #expect(timedOut.status == .timedOut && timedOut.verdict == .timeout)
     let invalid = ScenarioReport(
       invalid: "bad.scenario.json", name: "bad.scenario.json", error: "bad.scenario.json: bad")
-    for report in [complete, crashed, invalid] {
+    for report in [complete, crashed, timedOut, invalid] {
       let entry = try RunReport.Entry(
         reading: Data(report.json.jsonText.utf8), file: "report.json", markdown: "",
         figures: [])
@@ -188,10 +195,13 @@ private func rootElement(of text: String) -> Result<String, any Error> {
   }
 
   @Test func eachStatusAndOutcomeHasOneJSONName() {
-    #expect(ScenarioReport.Status.allCases.map(\.rawValue) == ["complete", "crashed", "invalid"])
+    #expect(
+      ScenarioReport.Status.allCases.map(\.rawValue) == [
+        "complete", "crashed", "timedOut", "invalid",
+      ])
     #expect(ExpectedOutcome.allCases.map(\.rawValue) == ["pass", "fail"])
     #expect(
-      RunReport.verdictOrder == ["pass", "xfail", "fail", "crash", "xpass", "invalid"])
+      RunReport.verdictOrder == ["pass", "xfail", "fail", "crash", "timeout", "xpass", "invalid"])
   }
 
   @Test(arguments: [
@@ -201,7 +211,8 @@ private func rootElement(of text: String) -> Result<String, any Error> {
     ),
     (
       #""verdict": "pass""#, #""verdict": "PASS""#,
-      #"r.json:1:303: verdict: expected one of "pass", "xfail", "fail", "crash", "xpass", "#
+      #"r.json:1:303: verdict: expected one of "pass", "xfail", "fail", "crash", "timeout", "#
+        + #""xpass", "#
         + #"found "PASS""#
     ),
     (
@@ -223,7 +234,7 @@ private func rootElement(of text: String) -> Result<String, any Error> {
     ),
     (
       #"[]}"#, #"[],}"#,
-      "r.json:1:348: expected a member name after ',' (trailing commas are not allowed), found '}'"
+      "r.json:1:365: expected a member name after ',' (trailing commas are not allowed), found '}'"
     ),
   ])
   func aDamagedScenarioReportIsAnErrorNamingItsPlace(
@@ -385,5 +396,5 @@ private func reportText(name: String, outcome: String, verdict: String, expectat
     + #""expectations": \#(expectations), "#
     + #""scenario": {"name": "\#(name)", "file": null, "expectedOutcome": "\#(outcome)", "app": "X"}, "#
     + #""error": null, "crash": null, "timelineErrors": [], "verdict": "\#(verdict)", "#
-    + #""traceIssues": [], "pendingWork": []}"#
+    + #""timeout": null, "traceIssues": [], "pendingWork": []}"#
 }

@@ -38,7 +38,7 @@ import Testing
   #expect(!report.isComplete)
   #expect(report.markdown().contains("**incomplete**: 1 point(s) missing"))
   // p90 of 10, 20, 30 lies 0.8 of the way from 20 to 30 (Referee.quantile).
-  #expect(report.markdown().contains("| 100 | 2 | 2 | 0 | 75 % | 100 % | 0 | 20 s | 28 s |"))
+  #expect(report.markdown().contains("| 100 | 2 | 2 | 0 | 0 | 75 % | 100 % | 0 | 20 s | 28 s |"))
   for page in [report.html(), report.sensitivitySVG(), report.latencySVG()] {
     #expect(XMLParser(data: Data(page.utf8)).parse(), "not well-formed: \(page.prefix(200))")
   }
@@ -54,8 +54,9 @@ import Testing
     guard case .object(var o) = SweepRun(index: 0, values: grid.values(at: 0), crash: "x").json
     else { throw SweepError("not an object") }
     o["verdict"] = .string(verdict.rawValue)
-    // A crash's reason comes with a crash verdict and with no other.
+    // A crash's reason comes with a crash verdict and with no other; so does a timeout's.
     o["crash"] = verdict == .crash ? .string("x") : .null
+    o["timeout"] = verdict == .timeout ? .string("x") : .null
     #expect(SweepRun(json: .object(o))?.verdict == verdict)
     o["verdict"] = .string(verdict.label)
     #expect(SweepRun(json: .object(o)) == nil)

@@ -316,6 +316,71 @@ private func weather(name: String, variant: String, expect: String = "pass") -> 
   }
 }
 
+/// A replay that runs out of its event or time budget is reported as TIMEOUT, not as a crash.
+@Suite(.serialized) struct BudgetCommandTests {
+  @Test func aReplayPastItsEventBudgetIsATimeoutWithItsReasonInEveryReport() throws {
+    let dir = try folder(["a.scenario.json": weather(name: "short", variant: "corrected")])
+    let r = try geosim(
+      ["replay", "a.scenario.json", "--out", "out", "--event-limit", "5"], in: dir)
+    #expect(r.code == 1)
+    #expect(r.out.hasPrefix("TIMEOUT short: stopped at "))
+    #expect(r.out.contains("after 5 kernel events, its event budget"))
+    #expect(r.out.hasSuffix("1 scenario(s): 1 TIMEOUT\n"))
+    let report = try JSONFile(dir.appendingPathComponent("out/short/report.json").path)
+    guard case .object(let o) = report.root, case .object(let timeout)? = o["timeout"] else {
+      Issue.record("no timeout in report.json")
+      return
+    }
+    #expect(o["status"] == .string("timedOut") && o["verdict"] == .string("timeout"))
+    #expect(o["crash"] == .null && o["geofence"] == .null)
+    #expect(timeout["reason"]?.jsonText.contains("kernel events") == true)
+    let junit = try String(contentsOf: dir.appendingPathComponent("out/junit.xml"), encoding: .utf8)
+    #expect(junit.contains(#"type="timeout""#))
+    #expect(junit.contains(#"errors="1""#))
+  }
+
+  @Test func aWorkerPastItsTimeLimitStopsAndTheRestRunInANewOne() throws {
+    let dir = try folder([
+      "a.scenario.json": weather(name: "first", variant: "corrected"),
+      "b.scenario.json": weather(name: "second", variant: "corrected"),
+    ])
+    let r = try geosim(
+      [
+        "replay", "a.scenario.json", "b.scenario.json", "--out", "out", "--jobs", "1",
+        "--time-limit", "0.000001",
+      ], in: dir)
+    #expect(r.code == 1)
+    #expect(r.out.contains("TIMEOUT first: first took more than "))
+    #expect(r.out.contains(" s of host time (--time-limit)"))
+    #expect(r.out.contains("TIMEOUT second: "))
+    #expect(!r.out.contains("CRASH"))
+  }
+
+  @Test func aBudgetMustBePositive() throws {
+    let dir = try folder(["a.scenario.json": weather(name: "short", variant: "corrected")])
+    for option in [["--event-limit", "0"], ["--time-limit", "0"], ["--time-limit", "nan"]] {
+      let r = try geosim(["replay", "a.scenario.json", "--out", "out"] + option, in: dir)
+      #expect(r.code == 2, "\(option)")
+      #expect(r.err.contains(option[0]), "\(r.err)")
+    }
+  }
+
+  @Test func aSweepCountsTimeoutsApartFromCrashes() throws {
+    let dir = try folder(["a.scenario.json": weather(name: "short", variant: "corrected")])
+    let r = try geosim(
+      ["sweep", "a.scenario.json", "--vary", "seed=1..2", "--out", "out", "--event-limit", "5"],
+      in: dir)
+    #expect(r.code == 0, "\(r.err)")
+    #expect(r.out.contains("| runs | healthy | crashes | timeouts |"))
+    #expect(r.out.contains("| 2 | 0 | 0 | 2 |"), "\(r.out)")
+    let run = try JSONFile(dir.appendingPathComponent("out/runs/0.json").path)
+    guard case .object(let o) = run.root else { return }
+    #expect(o["verdict"] == .string("timeout") && o["crash"] == .null)
+    let merged = try geosim(["merge", "out", "--out", "merged"], in: dir)
+    #expect(merged.code == 0, "\(merged.err)")
+  }
+}
+
 /// A worker that cannot write its output ends the run with the reason; it is not a crash.
 @Suite struct OutputFailureTests {
   #if os(Linux)

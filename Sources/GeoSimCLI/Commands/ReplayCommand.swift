@@ -64,8 +64,9 @@ struct ReplayCommand: ToolCommand {
     abstract: "Replay scenarios and judge their expectations.",
     discussion: """
       Replays each scenario, several at once in worker processes, and prints one line per \
-      scenario: PASS, FAIL, CRASH, XFAIL (a scenario marked "expect": "fail" that failed, as it \
-      should) or XPASS (one that did not). Writes <out>/<name>/events.jsonl, result.json, \
+      scenario: PASS, FAIL, CRASH, TIMEOUT (it ran out of its event or time budget), XFAIL (a \
+      scenario marked "expect": "fail" that failed, as it should) or XPASS (one that did \
+      not). Writes <out>/<name>/events.jsonl, result.json, \
       report.json, report.md and its SVG figures, and <out>/results.json, report.json, \
       report.md, junit.xml and index.html. Exit code 0 when every verdict is PASS or XFAIL, 1 \
       otherwise, 2 when a scenario cannot be read or assembled (nothing is replayed then).
@@ -86,6 +87,8 @@ struct ReplayCommand: ToolCommand {
     parsing: .unconditional,
     help: ArgumentHelp("Worker processes at once (default: one per core).", valueName: "n"))
   var jobs: Int?
+
+  @OptionGroup var budget: ReplayBudget
 
   enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
     case text, json
@@ -161,7 +164,7 @@ struct ReplayCommand: ToolCommand {
     defer { standardInputCopy.map { try? FileManager.default.removeItem(at: $0) } }
     let pool = WorkerPool(
       executable: try tool.executablePath(), out: outURL, seed: seed, allowOutside: allowOutside,
-      standardInput: standardInputCopy)
+      budgetArguments: budget.workerArguments, standardInput: standardInputCopy)
     let progress = Progress(total: checked.valid.count, terminal: tool.terminal)
     let results = try pool.run(
       checked.valid.map { (file: $0.file, name: $0.name) },
@@ -191,11 +194,14 @@ struct ReplayCommand: ToolCommand {
   }
 
   static func line(for result: ReplayResult) -> String {
-    let verdict = result.verdict.label.padding(toLength: 6, withPad: " ", startingAt: 0)
+    let label = result.verdict.label
+    let verdict = label.padding(toLength: max(6, label.count + 1), withPad: " ", startingAt: 0)
     var text = "\(verdict)\(result.scenario)"
     let held = result.expectations.filter(\.passed).count
     if let crash = result.crash {
       text += ": crashed: \(crash.reason)"
+    } else if let timeout = result.timeout {
+      text += ": \(timeout.reason)"
     } else if let error = result.timelineErrors.first {
       text += ": \(error)"
     } else if let issue = result.refusedTraceIssues.first {
@@ -243,11 +249,11 @@ struct ReplayCommand: ToolCommand {
       try? inputs.scenario(inputs.file(labelled: $0), allowOutside: allowOutside)
     }
     var crashed = result
-    if crashed.crash == nil {
+    if crashed.crash == nil, crashed.timeout == nil {
       crashed.crash = ReplayResult.Crash(
         reason: "the worker wrote no report", lastEvents: [])
     }
-    let report = ScenarioReport(crashed: crashed, scenario: scenario)
+    let report = ScenarioReport(stopped: crashed, scenario: scenario)
     try? ReportWriter.write(report.json.jsonText + "\n", to: reportURL)
     try? ReportWriter.write(report.markdown(), to: folder.appendingPathComponent("report.md"))
     return RunReport.Entry(report: report, figures: [])

@@ -28,18 +28,23 @@ struct ReplayWorkerCommand: ToolCommand {
   /// What the parent read from its standard input, for the scenario named `-`.
   @Option var standardInput: String?
 
+  @OptionGroup var budget: ReplayBudget
+
   func run(in tool: ToolContext) throws -> Int32 {
     WorkerLifetime.followParent()
     let input = try standardInput.map { try Data(contentsOf: URL(fileURLWithPath: $0)) }
     let inputs = ScenarioInputs(files: scenarios.paths, standardInput: input)
     let resources = ReplayResources()
+    let timeLimit = WorkerTimeLimit(seconds: budget.timeLimit)
     for file in inputs.files {
       let scenario = try inputs.scenario(file, allowOutside: scenarios.allowOutsidePaths)
       let folder = URL(fileURLWithPath: out).appendingPathComponent(scenario.name)
       // What this worker cannot write ends it with its own status, so that the tool reports a
       // failed write, not a crash of the app.
       do {
-        try replay(scenario, to: folder, tool: tool, resources: resources)
+        try timeLimit.watch(scenario.name) {
+          try replay(scenario, to: folder, tool: tool, resources: resources)
+        }
       } catch let error as OutputFailure {
         tool.terminal.writeError("\(tool.name) replay-worker: \(error.message)\n")
         return OutputFailure.exitStatus
@@ -64,7 +69,10 @@ struct ReplayWorkerCommand: ToolCommand {
     let events = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
     // Unbuffered, one write per entry: a trap in the app must not lose the last events.
     var lost: (any Error)?
-    let run = try ScenarioRun(scenario, catalog: tool.apps, resources: resources, seed: seed) {
+    let run = try ScenarioRun(
+      scenario, catalog: tool.apps, resources: resources, seed: seed,
+      eventLimit: budget.eventLimit
+    ) {
       guard lost == nil else { return }
       do {
         try events.write(contentsOf: Data((EventLog.jsonLine($0) + "\n").utf8))

@@ -15,7 +15,8 @@ struct SweepCommand: ToolCommand {
       values). Each point is reproducible from its values; --shard I/N runs the points whose \
       index is I-1 modulo N. Writes <out>/sweep.json, sweep.md, sensitivity.svg, latency.svg, \
       index.html, runs/<index>.json and grid.json and prints the table. A run whose app \
-      crashed counts as a crash in its group. Exit code 0, or 2 on bad input.
+      crashed counts as a crash in its group, one that ran out of its event or time budget as \
+      a timeout. Exit code 0, or 2 on bad input.
       """)
 
   @Argument(
@@ -45,6 +46,8 @@ struct SweepCommand: ToolCommand {
 
   @Flag(help: "Allow scenario paths outside the scenario's folder.")
   var allowOutsidePaths = false
+
+  @OptionGroup var budget: ReplayBudget
 
   func validate() throws {
     if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1, got \(jobs)") }
@@ -126,7 +129,7 @@ struct SweepCommand: ToolCommand {
     try ReportWriter.write(setup.jsonText + "\n", to: outURL.appendingPathComponent("grid.json"))
     var common = ["sweep-worker", "--out", outURL.path]
     if allowOutsidePaths { common.append("--allow-outside-paths") }
-    let arguments = common
+    let arguments = common + budget.workerArguments
     let progress = Progress(total: indices.count, terminal: tool.terminal)
     let runs = try WorkerProcesses(executable: try tool.executablePath()).run(
       count: indices.count, jobs: jobs ?? ProcessInfo.processInfo.activeProcessorCount,
@@ -134,8 +137,11 @@ struct SweepCommand: ToolCommand {
       clear: { try? FileManager.default.removeItem(at: Self.runURL(outURL, indices[$0])) },
       read: { Self.readRun(outURL, indices[$0], grid: grid) },
       crashed: { unit, ending in
-        let run = SweepRun(
-          index: indices[unit], values: grid.values(at: indices[unit]), crash: ending.reason)
+        let values = grid.values(at: indices[unit])
+        let run =
+          ending.timeLimitReason.map {
+            SweepRun(index: indices[unit], values: values, timeout: $0)
+          } ?? SweepRun(index: indices[unit], values: values, crash: ending.reason)
         try? ReportWriter.write(run.json.jsonText + "\n", to: Self.runURL(outURL, indices[unit]))
         return run
       },
@@ -176,6 +182,8 @@ struct SweepWorkerCommand: ToolCommand {
 
   @Flag var allowOutsidePaths = false
 
+  @OptionGroup var budget: ReplayBudget
+
   @Argument var indices: [Int] = []
 
   func run(in tool: ToolContext) throws -> Int32 {
@@ -190,16 +198,17 @@ struct SweepWorkerCommand: ToolCommand {
     }
     let grid = try SweepGrid(json: gridJSON)
     let resources = ReplayResources()
+    let timeLimit = WorkerTimeLimit(seconds: budget.timeLimit)
     for index in indices {
       let scenario = try grid.scenario(
         document, at: index, base: base, folder: URL(fileURLWithPath: folder, isDirectory: true),
         allowPathsOutsideFolder: allowOutsidePaths)
-      let run = try ScenarioRun(scenario, catalog: tool.apps, resources: resources)
-      let report = try ScenarioReport(
-        input: ReportInput(run), context: run.world.geos, resources: resources)
-      let sweepRun = SweepRun(
-        index: index, values: grid.values(at: index), result: run.result,
-        geofence: report.geofence, search: report.search)
+      let sweepRun = try timeLimit.watch("point \(index)") {
+        let run = try ScenarioRun(
+          scenario, catalog: tool.apps, resources: resources, eventLimit: budget.eventLimit)
+        return try SweepRun(
+          index: index, values: grid.values(at: index), run: run, resources: resources)
+      }
       do {
         try ReportWriter.write(
           sweepRun.json.jsonText + "\n", to: SweepCommand.runURL(outURL, index))

@@ -11,6 +11,9 @@ struct WorkerPool: Sendable {
   let out: URL
   let seed: UInt64?
   let allowOutside: Bool
+  /// The budget options the workers are given (``ReplayBudget/workerArguments``); none means
+  /// the defaults.
+  var budgetArguments: [String] = []
   /// Where the parent saved its standard input, for a scenario named `-`.
   var standardInput: URL?
 
@@ -25,6 +28,7 @@ struct WorkerPool: Sendable {
     if let seed { common += ["--seed", String(seed)] }
     if allowOutside { common.append("--allow-outside-paths") }
     if let standardInput { common += ["--standard-input", standardInput.path] }
+    common += budgetArguments
     // Files after `--`: a scenario file whose name starts with a dash is not an option.
     let arguments = common + ["--"]
     return try WorkerProcesses(executable: executable).run(
@@ -68,8 +72,12 @@ struct WorkerPool: Sendable {
           app: AppSelection(name: "")))
       result.file = inputs.label(scenario.file)
     }
-    result.crash = ReplayResult.Crash(
-      reason: ending.reason, lastEvents: lines.suffix(Self.crashContext).map(String.init))
+    let lastEvents = lines.suffix(Self.crashContext).map(String.init)
+    if let reason = ending.timeLimitReason {
+      result.timeout = ReplayResult.Timeout(reason: reason, lastEvents: lastEvents)
+    } else {
+      result.crash = ReplayResult.Crash(reason: ending.reason, lastEvents: lastEvents)
+    }
     result.eventCount = lines.count
     try? ReportWriter.write(result.json.jsonText + "\n", to: resultURL(scenario.name))
     return result

@@ -37,6 +37,14 @@ struct WorkerProcesses: Sendable {
       return reason
     }
 
+    /// What the worker said when it stopped for its time limit, or `nil` if it did not.
+    var timeLimitReason: String? {
+      guard !signalled, status == WorkerTimeLimit.exitStatus else { return nil }
+      let prefix = "time limit: "
+      let line = stderr.split(separator: "\n").last { $0.hasPrefix(prefix) }
+      return line.map { String($0.dropFirst(prefix.count)) } ?? "ran past its time limit"
+    }
+
     static func signalName(_ signal: Int32) -> String {
       // The platform's own numbers: SIGBUS is 7 on Linux and 10 on macOS.
       let names: [Int32: String] = [

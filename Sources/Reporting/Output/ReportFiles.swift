@@ -54,8 +54,11 @@ public enum ReportFiles {
       try ReportWriter.write(
         run.world.simulation.log.jsonLines, to: folder.appendingPathComponent("events.jsonl"))
     }
-    let report = try ScenarioReport(
-      input: ReportInput(run), context: run.world.geos, resources: resources)
+    // A replay stopped for its event budget did not reach its end: no analyses.
+    let report =
+      run.result.timeout != nil
+      ? ScenarioReport(stopped: run.result, scenario: run.scenario)
+      : try ScenarioReport(input: ReportInput(run), context: run.world.geos, resources: resources)
     try ReportWriter.write(
       report.json.jsonText + "\n", to: folder.appendingPathComponent("report.json"))
     try ReportWriter.write(report.markdown(), to: folder.appendingPathComponent("report.md"))

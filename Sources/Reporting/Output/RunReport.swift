@@ -147,14 +147,16 @@ public struct RunReport {
         errors += 1
         let message = s.error ?? s.status.rawValue
         add("replay", "<error message=\"\(Markup.escape(message))\" type=\"invalid\"/>")
-      case .crashed:
+      case .crashed, .timedOut:
         errors += 1
-        let reason = s.crash?.reason ?? s.status.rawValue
-        let last = (s.crash?.lastEvents ?? []).joined(separator: "\n")
+        let crashed = s.status == .crashed
+        let reason = (crashed ? s.crash?.reason : s.timeout?.reason) ?? s.status.rawValue
+        let last = ((crashed ? s.crash?.lastEvents : s.timeout?.lastEvents) ?? [])
+          .joined(separator: "\n")
         add(
           "replay",
-          "<error message=\"\(Markup.escape(reason))\" type=\"crash\">" + Markup.escape(last)
-            + "</error>")
+          "<error message=\"\(Markup.escape(reason))\" type=\"\(crashed ? "crash" : "timeout")\">"
+            + Markup.escape(last) + "</error>")
       case .complete:
         addJudgedCases(s)
       }
@@ -259,7 +261,7 @@ public struct RunReport {
       th, td { border: 1px solid #ccc; padding: 0.25em 0.6em; text-align: left; vertical-align: top; }
       th { background: #f2f2f2; }
       code { background: #f6f6f6; padding: 0 0.2em; }
-      .pass, .xfail { color: #1a7f37; } .fail, .crash, .xpass, .invalid { color: #c62828; }
+      .pass, .xfail { color: #1a7f37; } .fail, .crash, .timeout, .xpass, .invalid { color: #c62828; }
       figure { margin: 1em 0; } figure svg { max-width: 100%; height: auto; border: 1px solid #ddd; }
       section { border-top: 2px solid #ddd; margin-top: 2em; }
       </style>

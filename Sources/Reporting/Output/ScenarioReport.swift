@@ -7,9 +7,9 @@ import Replay
 /// One scenario's report: what it is, how it ended, and — for a replay that ran to its end —
 /// the geofence-accuracy and search-performance analyses and the figures.
 ///
-/// A scenario that could not be read or assembled, or whose app crashed, gets a report that
-/// says so (`status` `invalid` or `crashed`) and carries no analyses: a partial analysis is
-/// never presented as complete.
+/// A scenario that could not be read or assembled, whose app crashed, or whose replay ran out
+/// of its budget gets a report that says so (`status` `invalid`, `crashed` or `timedOut`) and
+/// carries no analyses: a partial analysis is never presented as complete.
 public struct ScenarioReport {
   /// How the replay ended.
   public enum Status: String, Sendable, Hashable, CaseIterable {
@@ -17,6 +17,9 @@ public struct ScenarioReport {
     case complete
     /// The app model trapped; only the verdict and the last events are known.
     case crashed
+    /// The replay ran out of its event or time budget before its end; only the verdict and
+    /// the last events are known.
+    case timedOut
     /// The scenario could not be read or assembled; nothing ran.
     case invalid
   }
@@ -54,10 +57,11 @@ public struct ScenarioReport {
     trueSamples = input.trueSamples
   }
 
-  /// The report of a replay whose app crashed (`result.crash` set).
-  public init(crashed result: ReplayResult, scenario: Scenario?) {
+  /// The report of a replay that did not reach its end: its app crashed (`result.crash` set)
+  /// or it ran out of its budget (`result.timeout`).
+  public init(stopped result: ReplayResult, scenario: Scenario?) {
     name = result.scenario
-    status = .crashed
+    status = result.crash == nil && result.timeout != nil ? .timedOut : .crashed
     self.result = result
     error = nil
     geofence = nil
@@ -127,6 +131,10 @@ public struct ScenarioReport {
     if let crash = result?.crash {
       md += "The app crashed: `\(crash.reason)`. Its last events:\n\n"
       md += crash.lastEvents.map { "- `\($0)`" }.joined(separator: "\n") + "\n\n"
+      md += "No geofence or search analysis: the replay did not reach its end.\n\n"
+    } else if let timeout = result?.timeout {
+      md += "The replay was stopped: \(timeout.reason). Its last events:\n\n"
+      md += timeout.lastEvents.map { "- `\($0)`" }.joined(separator: "\n") + "\n\n"
       md += "No geofence or search analysis: the replay did not reach its end.\n\n"
     }
     if let result, !result.timelineErrors.isEmpty {

@@ -32,6 +32,8 @@ public struct ScenarioSummary: Sendable, Hashable {
   public var traceIssues: [ReplayResult.TraceIssue]
   /// The crash that ended the app's world, if it crashed.
   public var crash: ReplayResult.Crash?
+  /// The budget the replay ran out of, if it was stopped.
+  public var timeout: ReplayResult.Timeout?
   /// Work the app's code queued that had not run when the run ended.
   public var pendingWork: [PendingAppWork]
 
@@ -60,12 +62,13 @@ public struct ScenarioSummary: Sendable, Hashable {
       "timelineErrors": .array(timelineErrors.map(JSONValue.string)),
       "traceIssues": .array(traceIssues.map(\.json)),
       "pendingWork": .array(pendingWork.map(\.json)),
-      "crash": crash.map {
-        .object([
-          "reason": .string($0.reason), "lastEvents": .array($0.lastEvents.map(JSONValue.string)),
-        ])
-      } ?? .null,
+      "crash": crash.map { Self.stop($0.reason, $0.lastEvents) } ?? .null,
+      "timeout": timeout.map { Self.stop($0.reason, $0.lastEvents) } ?? .null,
     ]
+  }
+
+  private static func stop(_ reason: String, _ lastEvents: [String]) -> JSONValue {
+    .object(["reason": .string(reason), "lastEvents": .array(lastEvents.map(JSONValue.string))])
   }
 
   /// The summary's members of the report's `scenario` object.
@@ -91,6 +94,7 @@ public struct ScenarioSummary: Sendable, Hashable {
     timelineErrors = result?.timelineErrors ?? []
     traceIssues = result?.traceIssues ?? []
     crash = result?.crash
+    timeout = result?.timeout
     pendingWork = result?.pendingWork ?? []
   }
 
@@ -164,17 +168,22 @@ public struct ScenarioSummary: Sendable, Hashable {
         queuedAt: try instant("queuedAt"),
         due: try r.has(at.appending(key: "due")) ? instant("due") : nil)
     }
-    if try r.isNull(["crash"]) {
-      crash = nil
-    } else {
-      crash = ReplayResult.Crash(
-        reason: try r.string(["crash", "reason"]),
-        lastEvents: try (0..<r.count(["crash", "lastEvents"])).map {
-          i throws(ScenarioReportError) in try r.string(["crash", "lastEvents", .index(i)])
-        })
+    func stop(_ member: String) throws(ScenarioReportError) -> (String, [String])? {
+      if try r.isNull([.key(member)]) { return nil }
+      return (
+        try r.string([.key(member), "reason"]),
+        try (0..<r.count([.key(member), "lastEvents"])).map { i throws(ScenarioReportError) in
+          try r.string([.key(member), "lastEvents", .index(i)])
+        }
+      )
     }
+    crash = try stop("crash").map { ReplayResult.Crash(reason: $0.0, lastEvents: $0.1) }
+    timeout = try stop("timeout").map { ReplayResult.Timeout(reason: $0.0, lastEvents: $0.1) }
     if status == .crashed, crash == nil {
       throw r.problem(["crash"], "expected the crash of a crashed replay, found null")
+    }
+    if status == .timedOut, timeout == nil {
+      throw r.problem(["timeout"], "expected the budget a timed-out replay ran out of, found null")
     }
   }
 }

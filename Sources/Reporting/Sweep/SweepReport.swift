@@ -13,6 +13,8 @@ public struct SweepRun: Sendable, Hashable {
   public let verdict: ReplayResult.Verdict
   /// The crash's reason, if the app crashed.
   public let crash: String?
+  /// The budget the replay ran out of, if it was stopped before its end.
+  public let timeout: String?
   /// True crossings of the replay's fences.
   public let trueCrossings: Int
   /// Crossings detected.
@@ -35,6 +37,7 @@ public struct SweepRun: Sendable, Hashable {
     self.values = values
     verdict = result.verdict
     crash = result.crash?.reason
+    timeout = result.timeout?.reason
     let summary = geofence?.summary
     trueCrossings = summary?.trueCrossings ?? 0
     detected = summary?.detected ?? 0
@@ -46,12 +49,38 @@ public struct SweepRun: Sendable, Hashable {
     searchErrors = search?.requests.filter(\.isError).count ?? 0
   }
 
+  /// The figures of `run`, point `index` of its grid: its analyses when it reached its end,
+  /// none when it was stopped for its event budget.
+  public init(index: Int, values: [JSONValue], run: ScenarioRun, resources: ReplayResources)
+    throws
+  {
+    if run.result.timeout != nil {
+      self.init(index: index, values: values, result: run.result, geofence: nil, search: nil)
+      return
+    }
+    let report = try ScenarioReport(
+      input: ReportInput(run), context: run.world.geos, resources: resources)
+    self.init(
+      index: index, values: values, result: run.result, geofence: report.geofence,
+      search: report.search)
+  }
+
   /// A point whose app crashed.
   public init(index: Int, values: [JSONValue], crash: String) {
+    self.init(index: index, values: values, crash: crash, timeout: nil)
+  }
+
+  /// A point whose replay ran out of its time budget in its worker.
+  public init(index: Int, values: [JSONValue], timeout: String) {
+    self.init(index: index, values: values, crash: nil, timeout: timeout)
+  }
+
+  private init(index: Int, values: [JSONValue], crash: String?, timeout: String?) {
     self.index = index
     self.values = values
-    verdict = .crash
+    verdict = crash != nil ? .crash : .timeout
     self.crash = crash
+    self.timeout = timeout
     trueCrossings = 0
     detected = 0
     falseTriggers = 0
@@ -66,6 +95,7 @@ public struct SweepRun: Sendable, Hashable {
       "index": .number(Double(index)), "values": .array(values),
       "verdict": .string(verdict.rawValue),
       "crash": crash.map(JSONValue.string) ?? .null,
+      "timeout": timeout.map(JSONValue.string) ?? .null,
       "trueCrossings": .number(Double(trueCrossings)), "detected": .number(Double(detected)),
       "falseTriggers": .number(Double(falseTriggers)),
       "latencies": .array(latencies.map { .number($0) }),
@@ -94,8 +124,8 @@ public struct SweepRun: Sendable, Hashable {
 
   /// Reads a run back from ``json``: every member present, of its type and in its range — a
   /// whole index and counts from 0 (no more detected than true crossings, no more failed
-  /// than sent searches), finite latencies, a known verdict and a crash exactly when the
-  /// verdict is `crash`.
+  /// than sent searches), finite latencies, a known verdict, a crash exactly when the verdict
+  /// is `crash` and a timeout exactly when it is `timeout`.
   ///
   /// - Throws: ``Problem`` naming the first member that is not so.
   public static func reading(_ json: JSONValue) throws(Problem) -> SweepRun {
@@ -139,6 +169,19 @@ public struct SweepRun: Sendable, Hashable {
           ? "expected the reason of the crash its verdict names, found null"
           : "expected null for a \"\(verdict.rawValue)\" run, found a crash")
     }
+    let timeout: String?
+    switch o["timeout"] {
+    case .string(let reason)?: timeout = reason
+    case .null?: timeout = nil
+    default: throw Problem(member: "timeout", message: "expected the timeout's reason or null")
+    }
+    guard (verdict == .timeout) == (timeout != nil) else {
+      throw Problem(
+        member: "timeout",
+        message: verdict == .timeout
+          ? "expected the budget a \"timeout\" run ran out of, found null"
+          : "expected null for a \"\(verdict.rawValue)\" run, found a timeout")
+    }
     let trueCrossings = try count("trueCrossings", "a whole number of true crossings")
     let detected = try count(
       "detected", atMost: trueCrossings, "a whole number of detected crossings")
@@ -159,20 +202,21 @@ public struct SweepRun: Sendable, Hashable {
     let searchErrors = try count(
       "searchErrors", atMost: searchRequests, "a whole number of failed searches")
     return SweepRun(
-      index: index, values: values, verdict: verdict, crash: crash,
+      index: index, values: values, verdict: verdict, crash: crash, timeout: timeout,
       trueCrossings: trueCrossings, detected: detected, falseTriggers: falseTriggers,
       latencies: latencies, searchRequests: searchRequests, searchErrors: searchErrors)
   }
 
   private init(
     index: Int, values: [JSONValue], verdict: ReplayResult.Verdict, crash: String?,
-    trueCrossings: Int, detected: Int, falseTriggers: Int, latencies: [Double],
+    timeout: String?, trueCrossings: Int, detected: Int, falseTriggers: Int, latencies: [Double],
     searchRequests: Int, searchErrors: Int
   ) {
     self.index = index
     self.values = values
     self.verdict = verdict
     self.crash = crash
+    self.timeout = timeout
     self.trueCrossings = trueCrossings
     self.detected = detected
     self.falseTriggers = falseTriggers
@@ -207,6 +251,8 @@ public struct SweepReport {
     public var passed: Int { runs.filter(\.verdict.isHealthy).count }
     /// Runs that crashed.
     public var crashes: Int { runs.filter { $0.verdict == .crash }.count }
+    /// Runs stopped for their event or time budget.
+    public var timeouts: Int { runs.filter { $0.verdict == .timeout }.count }
     /// True crossings in all runs.
     public var trueCrossings: Int { runs.reduce(0) { $0 + $1.trueCrossings } }
     /// Detections in all runs.
@@ -276,7 +322,7 @@ public struct SweepReport {
           .object([
             "values": .object(Dictionary(uniqueKeysWithValues: zip(names, g.values))),
             "runs": .number(Double(g.runs.count)), "passed": .number(Double(g.passed)),
-            "crashes": .number(Double(g.crashes)),
+            "crashes": .number(Double(g.crashes)), "timeouts": .number(Double(g.timeouts)),
             "trueCrossings": .number(Double(g.trueCrossings)),
             "detected": .number(Double(g.detected)),
             "falseTriggers": .number(Double(g.falseTriggers)),
@@ -314,14 +360,15 @@ public struct SweepReport {
     md +=
       "| "
       + (names + [
-        "runs", "healthy", "crashes", "sensitivity", "precision",
+        "runs", "healthy", "crashes", "timeouts", "sensitivity", "precision",
         "false triggers", "latency median", "latency p90",
       ]).joined(separator: " | ") + " |\n"
-    md += "|" + String(repeating: "---|", count: names.count + 8) + "\n"
+    md += "|" + String(repeating: "---|", count: names.count + 9) + "\n"
     for g in groups {
       let cells =
         g.values.map(Self.text) + [
-          "\(g.runs.count)", "\(g.passed)", "\(g.crashes)", Self.percent(g.sensitivity),
+          "\(g.runs.count)", "\(g.passed)", "\(g.crashes)", "\(g.timeouts)",
+          Self.percent(g.sensitivity),
           Self.percent(g.precision), "\(g.falseTriggers)",
           Self.seconds(quantile(g.latencies, 0.5)),
           Self.seconds(quantile(g.latencies, 0.9)),
