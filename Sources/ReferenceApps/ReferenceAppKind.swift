@@ -3,12 +3,16 @@ import Device
 import JSON
 
 /// Which version of a reference app runs: the article's code as published, bugs included, or
-/// with the smallest fixes for them.
+/// with the smallest fixes for them; for ArrivalAlarm also the same app written on today's
+/// APIs.
 public enum ReferenceAppVariant: String, CaseIterable, Hashable, Sendable {
   /// The article's code, bugs included.
   case asPublished = "as-published"
   /// The article's code with the smallest fixes for its bugs.
   case corrected
+  /// The app rewritten as an iOS 18 developer writes it (`CLMonitor`, live updates, service
+  /// sessions, `async` calls): ArrivalAlarm only (``ModernArrivalAlarm``).
+  case modern
 }
 
 /// The five reference apps, one per source article (`shared/seeds`).
@@ -21,7 +25,8 @@ public enum ReferenceAppKind: String, CaseIterable, Sendable {
   case pinDrop = "PinDrop"
   /// Article 003: one fix stored in UserDefaults, then the weather request built from it.
   case weatherWidget = "WeatherWidget"
-  /// Article 004: a location-triggered notification and region monitoring at a destination.
+  /// Article 004: a location-triggered notification and region monitoring at a destination
+  /// (variant `modern`: a `CLMonitor` condition and live updates).
   case arrivalAlarm = "ArrivalAlarm"
 }
 
@@ -42,6 +47,15 @@ public struct ReferenceAppServices {
 }
 
 extension ReferenceAppKind {
+  /// The variants the app comes in: every app `as-published` and `corrected`; ArrivalAlarm
+  /// also `modern`.
+  public var variants: [ReferenceAppVariant] {
+    switch self {
+    case .arrivalAlarm: [.asPublished, .corrected, .modern]
+    case .threeWordLocator, .stationFinder, .pinDrop, .weatherWidget: [.asPublished, .corrected]
+    }
+  }
+
   /// The names of the events the app records as its own (source `"app"`), for scenario checks.
   public var events: [String] {
     switch self {
@@ -60,7 +74,8 @@ extension ReferenceAppKind {
       [
         "destination.failed", "destination", "alarm.noDestination", "alarm.removed",
         "alarm.registered", "monitoring.skipped", "monitoring.started", "region.state",
-        "alarm.alreadyInside", "region.entered",
+        "alarm.alreadyInside", "region.entered", "monitor.event", "updates.started",
+        "updates.stopped",
       ]
     }
   }
@@ -71,10 +86,18 @@ extension ReferenceAppKind {
   /// The keys each app accepts are documented on its configuration type:
   /// ``ThreeWordLocator/Configuration``, ``StationFinder/Configuration``,
   /// ``PinDrop/Configuration``, ``WeatherWidget/Configuration``,
-  /// ``ArrivalAlarm/Configuration``. `null` is read as an empty object (every default).
+  /// ``ArrivalAlarm/Configuration`` (also ``ModernArrivalAlarm``'s). `null` is read as an empty
+  /// object (every default). A variant the app does not come in (``variants``) is an error at
+  /// the root of the configuration, naming the app's variants.
   public func factory(
     variant: ReferenceAppVariant, configuration: JSONValue, services: ReferenceAppServices
   ) throws(ReferenceAppConfigurationError) -> () -> any SimulatedApp {
+    guard variants.contains(variant) else {
+      let names = variants.map { "'\($0.rawValue)'" }.joined(separator: ", ")
+      throw ReferenceAppConfigurationError(
+        path: "",
+        message: "\(rawValue) has no variant '\(variant.rawValue)' (its variants: \(names))")
+    }
     switch self {
     case .threeWordLocator:
       let c = try ThreeWordLocator.Configuration(json: configuration)
@@ -90,6 +113,9 @@ extension ReferenceAppKind {
       return { WeatherWidget(variant: variant, configuration: c, services: services) }
     case .arrivalAlarm:
       let c = try ArrivalAlarm.Configuration(json: configuration)
+      if variant == .modern {
+        return { ModernArrivalAlarm(variant: variant, configuration: c, services: services) }
+      }
       return { ArrivalAlarm(variant: variant, configuration: c, services: services) }
     }
   }

@@ -118,7 +118,8 @@ public struct AppSelection: Sendable {
   /// The app's name in the ``AppCatalog`` (a reference app such as `ArrivalAlarm`, or a
   /// registered user app).
   public var name: String
-  /// The variant (`as-published` or `corrected` for reference apps).
+  /// The variant (`as-published` or `corrected` for reference apps; ArrivalAlarm also
+  /// `modern`).
   public var variant: String?
   /// The app's own configuration object.
   public var configuration: JSONValue

@@ -7,6 +7,9 @@ import Testing
 
 /// Article 004: a location-triggered notification and region monitoring around a destination.
 @Suite struct ArrivalAlarmTests {
+  /// The variants written on the delegate-era APIs (`modern` has its own suite).
+  static let delegateVariants: [ReferenceAppVariant] = [.asPublished, .corrected]
+
   let destination: JSONValue = .object([
     "destination": .object([
       "latitude": .number(tokyoStation.latitude), "longitude": .number(tokyoStation.longitude),
@@ -29,7 +32,7 @@ import Testing
     return world
   }
 
-  @Test(arguments: ReferenceAppVariant.allCases)
+  @Test(arguments: ArrivalAlarmTests.delegateVariants)
   func theAlarmIsALocationTriggerAndTheUpdatesAreTheArticles(_ variant: ReferenceAppVariant)
     throws
   {
@@ -50,7 +53,7 @@ import Testing
     #expect(manager.allowsBackgroundLocationUpdates)
   }
 
-  @Test(arguments: ReferenceAppVariant.allCases)
+  @Test(arguments: ArrivalAlarmTests.delegateVariants)
   func arrivingFromAwayRingsInTheBackground(_ variant: ReferenceAppVariant) throws {
     var parameters = PhoneParameters()
     parameters.regionMonitoring.missProbability = 0
@@ -107,7 +110,7 @@ import Testing
     #expect(world.appEvents("monitoring.started").count == 2)
   }
 
-  @Test(arguments: ReferenceAppVariant.allCases)
+  @Test(arguments: ArrivalAlarmTests.delegateVariants)
   func refusingNotificationsMeansLocationIsNeverAsked(_ variant: ReferenceAppVariant) throws {
     let world = try World(answers: [.notifications: [.dontAllow], .location: [.allowWhileUsing]])
     try world.launch(.arrivalAlarm, variant, configuration: destination)

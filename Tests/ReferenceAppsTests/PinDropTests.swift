@@ -25,7 +25,7 @@ import Testing
       Touches.longPress(at: map.convert(coordinate), time: .seconds(time), duration: .seconds(0.8)))
   }
 
-  @Test(arguments: ReferenceAppVariant.allCases)
+  @Test(arguments: ReferenceAppKind.pinDrop.variants)
   func aTapPutsOnePinAndTheAddressFollowsTheArticlesFormat(_ variant: ReferenceAppVariant) throws {
     let world = try launch(variant, .object(["gesture": .string("tap")]))
     try world.tapMap(at: marunouchi, time: 1)

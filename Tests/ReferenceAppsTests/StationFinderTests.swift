@@ -16,7 +16,7 @@ import Testing
     (world.state["stations"]?.array ?? []).compactMap { $0["title"]?.string }
   }
 
-  @Test(arguments: ReferenceAppVariant.allCases)
+  @Test(arguments: ReferenceAppKind.stationFinder.variants)
   func theFirstTapSearchesStationsWithinThreeKilometres(_ variant: ReferenceAppVariant) throws {
     let world = try World()
     try world.launch(.stationFinder, variant)
@@ -77,7 +77,7 @@ import Testing
     #expect(Set(names(world)) == ["浜松町", "大門", "神谷町"])
   }
 
-  @Test(arguments: ReferenceAppVariant.allCases)
+  @Test(arguments: ReferenceAppKind.stationFinder.variants)
   func aThirdTapDropsTheOldest(_ variant: ReferenceAppVariant) throws {
     let world = try World()
     try world.launch(.stationFinder, variant)

@@ -15,7 +15,7 @@ import Testing
     try service.convertTo3wa(latitude: c.latitude, longitude: c.longitude, language: "ja").words
   }
 
-  @Test(arguments: ReferenceAppVariant.allCases)
+  @Test(arguments: ReferenceAppKind.threeWordLocator.variants)
   func theLabelShowsTheThreeWordsOfTheFirstFixAndUpdatesStop(_ variant: ReferenceAppVariant)
     throws
   {
@@ -37,7 +37,7 @@ import Testing
     return world
   }
 
-  @Test(arguments: ReferenceAppVariant.allCases)
+  @Test(arguments: ReferenceAppKind.threeWordLocator.variants)
   func wordsSeparatedByASCIISpacesDropAMarkerAndMoveTheCamera(_ variant: ReferenceAppVariant)
     throws
   {

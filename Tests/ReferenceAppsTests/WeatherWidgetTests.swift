@@ -15,7 +15,7 @@ import Testing
     return world
   }
 
-  @Test(arguments: ReferenceAppVariant.allCases)
+  @Test(arguments: ReferenceAppKind.weatherWidget.variants)
   func theFirstFixIsStoredAndUpdatesStop(_ variant: ReferenceAppVariant) throws {
     let world = try firstLaunch(variant)
     let stored = try #require(world.state["storedLocation"])
@@ -57,7 +57,7 @@ import Testing
     #expect(world.weather.requestedCoordinates.allSatisfy { $0.latitude != "0.0" })
   }
 
-  @Test(arguments: ReferenceAppVariant.allCases)
+  @Test(arguments: ReferenceAppKind.weatherWidget.variants)
   func aRelaunchRequestsThePreviousSessionsPositionAtOnce(_ variant: ReferenceAppVariant) throws {
     let moved = offset(20_000, azimuth: 0)
     // No cached first fix: the relaunch's fix is the new position.

@@ -185,7 +185,7 @@ public final class ArrivalAlarm: ReferenceApp<ArrivalAlarm.Configuration>, Simul
   }
 
   /// A geocoding error's Core Location code, as the log names it.
-  private static func code(_ error: any Error) -> String {
+  static func code(_ error: any Error) -> String {
     (error as? CLError).map { "\($0.code)" } ?? "\(error)"
   }
 
@@ -402,7 +402,7 @@ public final class ArrivalAlarm: ReferenceApp<ArrivalAlarm.Configuration>, Simul
 }
 
 /// `latitude` and `longitude` log fields.
-private func logFields(_ coordinate: CLLocationCoordinate2D) -> [LogField] {
+func logFields(_ coordinate: CLLocationCoordinate2D) -> [LogField] {
   [
     LogField("latitude", .double(coordinate.latitude)),
     LogField("longitude", .double(coordinate.longitude)),

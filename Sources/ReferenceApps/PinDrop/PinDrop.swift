@@ -153,7 +153,7 @@ public final class PinDrop: ReferenceApp<PinDrop.Configuration>, SimulatedApp, A
         removed = mapView.annotations[0]
         mapView.removeAnnotation(mapView.annotations[0])
       }
-    case .corrected:
+    case .corrected, .modern:  // `modern` is ArrivalAlarm's only: never made for this app
       if let pin {
         removed = pin
         mapView.removeAnnotation(pin)

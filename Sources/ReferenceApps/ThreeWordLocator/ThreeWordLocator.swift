@@ -195,7 +195,7 @@ public final class ThreeWordLocator: ReferenceApp<ThreeWordLocator.Configuration
     switch variant {
     case .asPublished:
       what3words = text.replacingOccurrences(of: " ", with: ".")
-    case .corrected:
+    case .corrected, .modern:  // `modern` is ArrivalAlarm's only: never made for this app
       what3words = text.split(whereSeparator: \.isWhitespace).joined(separator: ".")
     }
     phone?.recordAppEvent(
