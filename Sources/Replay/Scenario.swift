@@ -153,8 +153,11 @@ public struct DatasetSource: Sendable {
 public enum TraceSource: Sendable {
   /// A trace file (GPX, GeoJSON, CSV, NMEA, SUMO FCD), its first timed point at `startAt`
   /// seconds; `track` picks the track (0 = first). What the importer skips or notes fails the
-  /// replay unless `allowSkippedPoints`.
-  case file(URL, track: Int, startAt: Double, allowSkippedPoints: Bool)
+  /// replay unless `allowSkippedPoints`. `gpxWaypoints` says how a GPX file's top-level
+  /// waypoints are read.
+  case file(
+    URL, track: Int = 0, startAt: Double = 0, allowSkippedPoints: Bool = false,
+    gpxWaypoints: GPXWaypoints = .automatic)
   /// Synthesized through waypoints with a speed profile, starting at `startAt` seconds.
   case synthesized(waypoints: [Waypoint], speed: String, interval: Double, startAt: Double)
   /// A phone that stays at one place from `startAt`.

@@ -567,7 +567,8 @@ struct ScenarioReader {
   /// starts at the event (`startAt` given), at the top level at `startAt` (default 0).
   func trace(_ node: Node, startAt eventTime: Double?) throws -> TraceSource {
     var allowed = [
-      "file", "track", "allowSkippedPoints", "waypoints", "speed", "interval", "stationary",
+      "file", "track", "allowSkippedPoints", "gpxWaypoints", "waypoints", "speed", "interval",
+      "stationary",
     ]
     if eventTime == nil { allowed.append("startAt") }
     let m = try members(node, allowed: allowed)
@@ -586,10 +587,20 @@ struct ScenarioReader {
       try refuse(["speed", "interval"])
       let track = try m["track"].map { try integer($0, 0...1_000_000) } ?? 0
       let allowSkipped = try m["allowSkippedPoints"].map(bool) ?? false
+      let gpxWaypoints = try m["gpxWaypoints"].map { node -> GPXWaypoints in
+        guard case .string(let name) = node.value, let policy = GPXWaypoints(rawValue: name) else {
+          throw error(
+            node.path,
+            "expected one of "
+              + GPXWaypoints.allCases.map { "'\($0.rawValue)'" }.joined(separator: ", "))
+        }
+        return policy
+      }
       return .file(
-        try file(m["file"]!), track: track, startAt: startAt, allowSkippedPoints: allowSkipped)
+        try file(m["file"]!), track: track, startAt: startAt, allowSkippedPoints: allowSkipped,
+        gpxWaypoints: gpxWaypoints ?? .automatic)
     case "waypoints":
-      try refuse(["track", "allowSkippedPoints"])
+      try refuse(["track", "allowSkippedPoints", "gpxWaypoints"])
       guard let speedNode = m["speed"] else {
         throw error(node.path, "missing required key 'speed' (walk, run, bike, car, train or m/s)")
       }
@@ -621,7 +632,7 @@ struct ScenarioReader {
       }
       return .synthesized(waypoints: waypoints, speed: speed, interval: interval, startAt: startAt)
     default:
-      try refuse(["speed", "interval", "track", "allowSkippedPoints"])
+      try refuse(["speed", "interval", "track", "allowSkippedPoints", "gpxWaypoints"])
       return .stationary(try coordinate(m["stationary"]!), startAt: startAt)
     }
   }

@@ -217,8 +217,8 @@ public final class World {
   ) throws -> [TrajectorySample] {
     do {
       switch source {
-      case .file(let url, let track, let startAt, let allowSkipped):
-        let trace = try Trace.read(contentsOf: url.path)
+      case .file(let url, let track, let startAt, let allowSkipped, let gpxWaypoints):
+        let trace = try Trace.read(contentsOf: url.path, gpxWaypoints: gpxWaypoints)
         let name = displayName(of: url)
         traceIssues += trace.skipped.map {
           ReplayResult.TraceIssue(

@@ -221,6 +221,26 @@ import Testing
     #expect(notBool.path == "trace.allowSkippedPoints" && notBool.line == 2)
   }
 
+  @Test func aFileTraceSaysHowItsGPXWaypointsAreRead() throws {
+    let chosen = try scenario(
+      with(#""trace": {"file": "walk.scenario.json", "gpxWaypoints": "track"}"#))
+    guard case .file(_, _, _, _, let policy)? = chosen.trace else {
+      Issue.record("not a file trace")
+      return
+    }
+    #expect(policy == .track)
+    let unknown = try #require(
+      error(with(#""trace": {"file": "walk.scenario.json", "gpxWaypoints": "all"}"#)))
+    #expect(unknown.path == "trace.gpxWaypoints")
+    #expect(unknown.message == "expected one of 'automatic', 'track', 'ignored'")
+    let stationary = try #require(
+      error(
+        with(
+          #""trace": {"stationary": {"latitude": 35, "longitude": 139}, "gpxWaypoints": "track"}"#
+        )))
+    #expect(stationary.message == "'gpxWaypoints' does not apply to a 'stationary' trace")
+  }
+
   @Test func pathsMayNotLeaveTheScenarioFolder() throws {
     let e = try #require(error(with(#""trace": {"file": "../Fixtures/../../x.gpx"}"#)))
     #expect(e.path == "trace.file")

@@ -114,6 +114,32 @@ import Testing
       ])
   }
 
+  @Test func theUserCanReadWaypointsBesideATrackAsATrackOrNotAtAll() throws {
+    let body =
+      #"<wpt lat="35.0" lon="139.0"/><wpt lat="35.05" lon="139.05"/>"#
+      + #"<trk><trkseg><trkpt lat="35.1" lon="139.1"/><trkpt lat="35.2" lon="139.2"/>"#
+      + "</trkseg></trk>"
+    let data = Data(#"<gpx version="1.1">\#(body)</gpx>"#.utf8)
+    let asTrack = try Trace(data: data, file: "t.gpx", gpxWaypoints: .track)
+    // Where the first waypoint is among the tracks: before the track here.
+    #expect(asTrack.tracks.map(\.name) == ["waypoints", nil])
+    #expect(asTrack.tracks[0].points.map(\.coordinate.latitude) == [35.0, 35.05])
+    #expect(asTrack.skipped.isEmpty)
+    let ignored = try Trace(data: data, file: "t.gpx", gpxWaypoints: .ignored)
+    #expect(ignored.tracks.count == 1 && ignored.skipped.isEmpty)
+    #expect(ignored.tracks[0].points.map(\.coordinate.latitude) == [35.1, 35.2])
+  }
+
+  @Test func ignoringTheWaypointsOfAWaypointOnlyFileLeavesNoPointsAndSaysWhy() throws {
+    let data = Data(#"<gpx version="1.1"><wpt lat="35.0" lon="139.0"/></gpx>"#.utf8)
+    #expect(try Trace(data: data, file: "x.gpx").tracks.map(\.name) == ["waypoints"])
+    let error = try #require(throws: TraceError.self) {
+      try Trace(data: data, file: "x.gpx", gpxWaypoints: .ignored)
+    }
+    #expect(error.code == .noPoints)
+    #expect(error.message.contains("(waypoints are ignored), found only 1 <wpt>"))
+  }
+
   @Test func aTrackPointOutsideAnyTrackIsReportedNotLost() throws {
     let trace = try gpx(
       "\n" + #"<trkpt lat="35.0" lon="139.0"/>"#

@@ -40,6 +40,23 @@ private let gpx = """
         == "\(file):6: skipped a point: expected numeric lat and lon attributes in range\n")
   }
 
+  @Test func theUserChoosesWhetherGPXWaypointsBesideATrackAreMovement() throws {
+    let dir = try scratchDirectory()
+    let file = dir.appendingPathComponent("poi.gpx").path
+    try
+      #"<gpx version="1.1"><wpt lat="35.0" lon="139.0"/><trk><trkseg><trkpt lat="35.1" lon="139.1"/></trkseg></trk></gpx>"#
+      .write(toFile: file, atomically: true, encoding: .utf8)
+    let automatic = run(["trace", "inspect", file])
+    #expect(automatic.out.contains("tracks: 1\n"))
+    #expect(automatic.err.contains("left out 1 waypoint(s)"))
+    let asTrack = run(["trace", "inspect", file, "--gpx-waypoints", "track"])
+    #expect(asTrack.code == 0)
+    #expect(asTrack.out.contains("tracks: 2\n") && asTrack.err.isEmpty)
+    let wrong = run(["trace", "inspect", file, "--gpx-waypoints", "all"])
+    #expect(wrong.code == 2)
+    #expect(wrong.err.contains("--gpx-waypoints"))
+  }
+
   @Test func inspectJSONPrintsOnePointPerLineWithWhatTheFileHas() throws {
     let dir = try scratchDirectory()
     defer { try? FileManager.default.removeItem(at: dir) }

@@ -52,12 +52,20 @@ struct TraceInput: ParsableArguments {
   @Option(help: "The file's format (default: detected from its content).")
   var format: TraceFormat?
 
+  @Option(
+    help: ArgumentHelp(
+      "How a GPX file's top-level waypoints are read: automatic (a track when the file has no "
+        + "track or route, else left out), track (always a track) or ignored.",
+      valueName: "how"))
+  var gpxWaypoints: GPXWaypoints = .automatic
+
   /// Reads the trace, listing what it lost on standard error.
   func read(_ tool: ToolContext) throws -> Trace {
     let trace =
       file == "-"
-      ? try Trace(data: tool.terminal.readAll(), file: "<stdin>", format: format)
-      : try Trace.read(contentsOf: file, format: format)
+      ? try Trace(
+        data: tool.terminal.readAll(), file: "<stdin>", format: format, gpxWaypoints: gpxWaypoints)
+      : try Trace.read(contentsOf: file, format: format, gpxWaypoints: gpxWaypoints)
     TraceCommand.listSkipped(trace, file: file == "-" ? "<stdin>" : file, tool)
     return trace
   }
@@ -342,3 +350,5 @@ extension TraceCommand {
 
   private static func isoText(_ seconds: Double) -> String { ByteScan.isoText(seconds) }
 }
+
+extension GPXWaypoints: ExpressibleByArgument {}

@@ -9,7 +9,8 @@ import Geo
 /// - each `<rte>` becomes one track of its `<rtept>` points;
 /// - top-level `<wpt>` points (Xcode's timed waypoints) become one track named `waypoints` when
 ///   the file has no track or route; beside tracks or routes they are points of interest, left
-///   out and reported (gpxpy and Xcode read them so too);
+///   out and reported (gpxpy and Xcode read them so too). ``GPXWaypoints`` chooses otherwise:
+///   always a track (placed where the first waypoint is among the tracks), or never;
 /// - a `<trkpt>` or `<rtept>` outside its `<trk>` or `<rte>` is skipped and reported;
 /// - a point's `lat` and `lon` attributes give the coordinate; `<ele>` the elevation; `<time>`
 ///   the time (ISO 8601, UTC); `<speed>` (m/s) and `<course>` (degrees) wherever they are inside
@@ -35,6 +36,7 @@ struct GPXImporter: XMLHandler {
     var badTime: String?
   }
 
+  private let waypointPolicy: GPXWaypoints
   private var lines: LineCounter
   private(set) var name: String?
   private(set) var tracks: [TraceTrack] = []
@@ -47,7 +49,10 @@ struct GPXImporter: XMLHandler {
   private var currentKind = ""
   private var point: PointBuilder?
 
-  init(bytes: UnsafeBufferPointer<UInt8>) { lines = LineCounter(bytes) }
+  init(bytes: UnsafeBufferPointer<UInt8>, waypoints: GPXWaypoints = .automatic) {
+    lines = LineCounter(bytes)
+    waypointPolicy = waypoints
+  }
 
   mutating func start(_ element: String, _ attributes: XMLAttributes, offset: Int) throws {
     depth += 1
@@ -160,8 +165,8 @@ struct GPXImporter: XMLHandler {
   mutating func trace(file: String?) throws -> Trace {
     var tracks = tracks
     var issues = issues
-    if let index = waypointIndex {
-      if tracks.isEmpty {
+    if let index = waypointIndex, waypointPolicy != .ignored {
+      if tracks.isEmpty || waypointPolicy == .track {
         tracks.insert(TraceTrack(name: "waypoints", points: waypoints), at: index)
       } else {
         // Beside tracks or routes, waypoints are points of interest, not movement (as gpxpy
@@ -174,10 +179,28 @@ struct GPXImporter: XMLHandler {
       }
     }
     guard !tracks.isEmpty else {
+      if waypointPolicy == .ignored, !waypoints.isEmpty {
+        throw TraceError(
+          .noPoints, file: file,
+          "expected at least one <trkpt> or <rtept> with lat and lon (waypoints are ignored), "
+            + "found only \(waypoints.count) <wpt>")
+      }
       throw TraceError(
         .noPoints, file: file,
         "expected at least one <trkpt>, <rtept> or <wpt> with lat and lon, found none")
     }
     return Trace(name: name, format: .gpx, tracks: tracks, skipped: issues)
   }
+}
+
+/// Whether a GPX file's top-level waypoints (`<wpt>`) are movement or points of interest.
+public enum GPXWaypoints: String, Sendable, Hashable, CaseIterable {
+  /// As gpxpy and Xcode read them: one track when the file has no track or route (Xcode's
+  /// timed-waypoint files), else points of interest, left out and reported.
+  case automatic
+  /// Always one track named `waypoints`, placed where the first waypoint is among the file's
+  /// tracks and routes.
+  case track
+  /// Never read.
+  case ignored
 }

@@ -11,19 +11,27 @@ extension Trace {
   /// than `limits.maximumBytes` is refused before it is read. The trace's name is the file's
   /// own name for it (GPX metadata) or else the file name without its extension.
   ///
+  /// - Parameters:
+  ///   - path: the file.
+  ///   - format: its format; detected when `nil`.
+  ///   - limits: the sizes an XML file may not exceed.
+  ///   - gpxWaypoints: how a GPX file's top-level waypoints are read.
   /// - Throws: ``TraceError`` naming `path`, the line (and column where known) and what was
   ///   expected.
   public static func read(
-    contentsOf path: String, format: TraceFormat? = nil, limits: XMLLimits = XMLLimits()
+    contentsOf path: String, format: TraceFormat? = nil, limits: XMLLimits = XMLLimits(),
+    gpxWaypoints: GPXWaypoints = .automatic
   ) throws -> Trace {
-    try read(contentsOf: path, format: format, limits: limits, afterLoading: {})
+    try read(
+      contentsOf: path, format: format, limits: limits, gpxWaypoints: gpxWaypoints,
+      afterLoading: {})
   }
 
-  /// ``read(contentsOf:format:limits:)``, calling `afterLoading` once the bytes are in memory
-  /// and before they are parsed (tests change the file there).
+  /// ``read(contentsOf:format:limits:gpxWaypoints:)``, calling `afterLoading` once the bytes
+  /// are in memory and before they are parsed (tests change the file there).
   package static func read(
     contentsOf path: String, format: TraceFormat?, limits: XMLLimits,
-    afterLoading: () throws -> Void
+    gpxWaypoints: GPXWaypoints = .automatic, afterLoading: () throws -> Void
   ) throws -> Trace {
     let url = URL(fileURLWithPath: path)
     let data: Data
@@ -34,26 +42,29 @@ extension Trace {
         error.reason.contains("limit") ? .refused : .unreadable, file: path, error.reason)
     }
     try afterLoading()
-    var trace = try Trace(data: data, file: path, format: format, limits: limits)
+    var trace = try Trace(
+      data: data, file: path, format: format, limits: limits, gpxWaypoints: gpxWaypoints)
     if trace.name == nil {
       trace.name = url.deletingPathExtension().lastPathComponent
     }
     return trace
   }
 
-  /// Reads a trace from bytes; `file` names them in errors.
+  /// Reads a trace from bytes; `file` names them in errors, and `gpxWaypoints` says how a
+  /// GPX file's top-level waypoints are read.
   ///
   /// - Throws: ``TraceError`` naming `file`, the line (and column where known) and what was
   ///   expected.
   public init(
-    data: Data, file: String? = nil, format: TraceFormat? = nil, limits: XMLLimits = XMLLimits()
+    data: Data, file: String? = nil, format: TraceFormat? = nil, limits: XMLLimits = XMLLimits(),
+    gpxWaypoints: GPXWaypoints = .automatic
   ) throws {
     self = try data.withUnsafeBytes { raw in
       let bytes = raw.bindMemory(to: UInt8.self)
       let format = try format ?? Trace.detectFormat(bytes, file: file)
       switch format {
       case .gpx:
-        var handler = GPXImporter(bytes: bytes)
+        var handler = GPXImporter(bytes: bytes, waypoints: gpxWaypoints)
         try XMLTokenizer.parse(bytes, file: file, limits: limits, handler: &handler)
         return try handler.trace(file: file)
       case .sumo:
