@@ -398,6 +398,12 @@ func walkWithStop(stop: Double, resume: Double) -> (SimTime) -> Coordinate {
     try phone.simulation.run(until: .seconds(60))
     #expect(events.last?.state == .satisfied)
     #expect(events.last?.diagnostics.contains(.serviceSessionRequired) == false)
+    // Without its session again, the monitor waits for another, and says so.
     session.invalidate()
+    try phone.simulation.run(until: .seconds(70))
+    #expect(events.last?.diagnostics.contains(.serviceSessionRequired) == true)
+    _ = phone.makeServiceSession(authorization: .whenInUse)
+    try phone.simulation.run(until: .seconds(80))
+    #expect(events.last?.diagnostics.contains(.serviceSessionRequired) == false)
   }
 }

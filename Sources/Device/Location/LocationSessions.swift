@@ -99,6 +99,13 @@ final class LocationSessions {
 
   func serviceSessionInvalidated(_ session: ServiceSession) {
     serviceSessions.removeAll { $0 === session }
+    // The last explicit session is gone: an app that requires them has its monitors wait for
+    // one again, as before the first [A].
+    if !session.isImplicit, requiresExplicitSession, !hasExplicitSession,
+      !phone.iteratedConditionMonitors.isEmpty
+    {
+      phone.setMonitorServiceSessionRequired(true)
+    }
   }
 
   func backgroundSessionsChanged() {
