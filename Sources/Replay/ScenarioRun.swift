@@ -37,6 +37,9 @@ public final class ScenarioRun {
     }
     try world.run(eventLimit: eventLimit)
     result = world.result()
+    // The run is over: the app's waiting tasks are released now, so that anything their code
+    // does on its way out happens within this scenario (a trap ends its own replay).
+    world.phone.shutDown()
   }
 
   /// The scenario that ran.

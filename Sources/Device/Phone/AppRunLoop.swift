@@ -74,8 +74,8 @@ public final class AppRunLoop {
   ///     the work stays pending for the rest of the run.
   ///   - kind: what kind of work waits.
   ///   - label: what the work is, for ``pendingWork``.
-  ///   - end: for a task's sleep, what ends it if the run ends first (throwing
-  ///     `CancellationError` into it); a timer has none, and never fires after the run.
+  ///   - end: for a task's sleep, what ends it if the run ends first (as if its time had
+  ///     passed); a timer has none, and never fires after the run.
   ///   - body: the work.
   /// - Returns: a handle that cancels the work.
   @discardableResult
@@ -114,8 +114,8 @@ public final class AppRunLoop {
   /// - Parameters:
   ///   - label: what the wait is, for ``pendingWork``.
   ///   - end: what answers the wait in the system's place if the run ends first, so that the
-  ///     waiting task can finish (``shutDown()``): a stream ends, a request throws. It must do
-  ///     nothing if the wait was answered already.
+  ///     waiting task can finish (``shutDown()``): a stream ends, a request gets an answer that
+  ///     changes nothing. It must do nothing if the wait was answered already.
   public func beginWaiting(_ label: String, endedBy end: @escaping () -> Void) -> AppWorkItem {
     if closing != nil {
       close(end)
@@ -147,14 +147,15 @@ public final class AppRunLoop {
 
   /// The world is over: every task of the app is released.
   ///
-  /// The app's tasks are cancelled; each wait still open — of this process or of one that
-  /// ended — is answered as its `endedBy` says (streams end, sleeps and requests throw
-  /// `CancellationError`); queued work, including what a suspended app had not run yet, runs.
-  /// Then everything this starts runs at once, in order, until nothing is left or
+  /// Each wait still open — of this process or of one that ended — is answered as its
+  /// `endedBy` says (a stream ends, a sleep ends as if its time had passed, a request gets an
+  /// answer that changes nothing); queued work, including what a suspended app had not run
+  /// yet, runs. Then everything this starts runs at once, in order, until nothing is left or
   /// ``closingBudget`` pieces ran: a wait begun now is answered at once, a sleep ends at once,
-  /// a timer never fires. Nothing of this is logged, and no virtual time passes. Call it once,
-  /// on the world's thread with the phone current, after the run's results are read:
-  /// ``pendingWork`` is empty afterwards.
+  /// a timer never fires. The app's tasks are not cancelled — iOS never cancels them when it
+  /// ends a process, and code such as `try! await Task.sleep(…)` would trap. Nothing of this
+  /// is logged, and no virtual time passes. Call it once, on the world's thread with the phone
+  /// current, after the run's results are read: ``pendingWork`` is empty afterwards.
   public func shutDown() {
     guard closing == nil else { return }
     var work = leftBehind
@@ -166,8 +167,6 @@ public final class AppRunLoop {
     bodies.removeAll()
     endings.removeAll()
     closing = work
-    isClosing = true
-    executor.cancelTasks()
     runClosingWork()
   }
 
@@ -290,37 +289,9 @@ public final class AppExecutor: SerialExecutor, TaskExecutor, @unchecked Sendabl
   // Unchecked: a world runs on one thread; `AppRunLoop` stops the process if a job is queued
   // from any other.
   private unowned(unsafe) let runLoop: AppRunLoop
-  /// The app's unstructured tasks that have not finished, by number: how to cancel each.
-  private var tasks: [Int: () -> Void] = [:]
-  private var nextTask = 0
 
   init(runLoop: AppRunLoop) {
     self.runLoop = runLoop
-  }
-
-  /// A number for a new task of the app, to pass to ``taskStarted(_:cancel:)`` and
-  /// ``taskFinished(_:)``.
-  public func newTaskNumber() -> Int {
-    nextTask += 1
-    return nextTask
-  }
-
-  /// Task `number` runs on this executor until ``taskFinished(_:)``; `cancel` cancels it
-  /// when the run loop shuts down.
-  public func taskStarted(_ number: Int, cancel: @escaping () -> Void) {
-    tasks[number] = cancel
-  }
-
-  /// Task `number` finished.
-  public func taskFinished(_ number: Int) {
-    tasks[number] = nil
-  }
-
-  /// Cancels every task that has not finished, oldest first.
-  func cancelTasks() {
-    let running = tasks.sorted { $0.key < $1.key }
-    tasks.removeAll()
-    for (_, cancel) in running { cancel() }
   }
 
   /// Queues `job` on the app's run loop.

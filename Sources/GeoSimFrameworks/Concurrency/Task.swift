@@ -36,12 +36,9 @@ extension Task where Failure == Never {
       async -> Success
   ) {
     let executor = Phone.requireCurrent(doing: "Task { }").runLoop.executor
-    let number = executor.newTaskNumber()
     base = _Concurrency.Task(executorPreference: executor, priority: priority) {
-      defer { executor.taskFinished(number) }
-      return await operation()
+      await operation()
     }
-    executor.taskStarted(number, cancel: base.cancel)
   }
 
   /// Runs `operation` as a new task that inherits nothing from the caller but the world.
@@ -50,15 +47,10 @@ extension Task where Failure == Never {
     priority: TaskPriority? = nil, operation: sending @escaping @isolated(any) () async -> Success
   ) -> Task<Success, Never> {
     let executor = Phone.requireCurrent(doing: "Task.detached { }").runLoop.executor
-    let number = executor.newTaskNumber()
-    let base = _Concurrency.Task.detached(priority: priority) {
-      await withTaskExecutorPreference(executor) {
-        defer { executor.taskFinished(number) }
-        return await operation()
-      }
-    }
-    executor.taskStarted(number, cancel: base.cancel)
-    return Task(base: base)
+    return Task(
+      base: _Concurrency.Task.detached(priority: priority) {
+        await withTaskExecutorPreference(executor) { await operation() }
+      })
   }
 
   /// The task's value, once it finishes.
@@ -77,12 +69,9 @@ extension Task where Failure == any Error {
       async throws -> Success
   ) {
     let executor = Phone.requireCurrent(doing: "Task { }").runLoop.executor
-    let number = executor.newTaskNumber()
     base = _Concurrency.Task(executorPreference: executor, priority: priority) {
-      defer { executor.taskFinished(number) }
-      return try await operation()
+      try await operation()
     }
-    executor.taskStarted(number, cancel: base.cancel)
   }
 
   /// Runs the throwing `operation` as a new task that inherits nothing from the caller but the
@@ -93,15 +82,10 @@ extension Task where Failure == any Error {
     operation: sending @escaping @isolated(any) () async throws -> Success
   ) -> Task<Success, any Error> {
     let executor = Phone.requireCurrent(doing: "Task.detached { }").runLoop.executor
-    let number = executor.newTaskNumber()
-    let base = _Concurrency.Task.detached(priority: priority) {
-      try await withTaskExecutorPreference(executor) {
-        defer { executor.taskFinished(number) }
-        return try await operation()
-      }
-    }
-    executor.taskStarted(number, cancel: base.cancel)
-    return Task(base: base)
+    return Task(
+      base: _Concurrency.Task.detached(priority: priority) {
+        try await withTaskExecutorPreference(executor) { try await operation() }
+      })
   }
 
   /// The task's value, once it finishes, or its error.
@@ -133,7 +117,7 @@ extension Task where Success == Never, Failure == Never {
   /// `CancellationError` if the task is cancelled first.
   ///
   /// A sleep still unfinished when the run ends is listed among the app's pending work; when
-  /// the world is over it throws `CancellationError`, so that the task can finish.
+  /// the world is over it ends as if its time had passed, so that the task can finish.
   public static func sleep(
     for duration: Duration, tolerance: Duration? = nil, file: StaticString = #fileID,
     line: UInt = #line
@@ -153,8 +137,9 @@ extension Task where Success == Never, Failure == Never {
   private static func sleep(seconds: Double, _ label: String) async throws {
     let runLoop = Phone.requireCurrent(doing: label).runLoop
     if runLoop.isShutDown {
+      // The world is over: no time passes, and the task goes on at the next closing turn.
       await runLoop.closingTurn()
-      throw CancellationError()
+      return
     }
     let sleeper = Sleeper()
     try await withTaskCancellationHandler {
@@ -162,7 +147,7 @@ extension Task where Success == Never, Failure == Never {
         sleeper.start(continuation) {
           runLoop.schedule(
             after: AppRunLoop.delay(seconds: seconds), kind: .sleep, label,
-            endedBy: { sleeper.finish(throwing: CancellationError()) }
+            endedBy: { sleeper.finish(throwing: nil) }
           ) {
             sleeper.finish(throwing: nil)
           }

@@ -63,7 +63,7 @@ open class UNUserNotificationCenter: NSObject, @unchecked Sendable {
   open func requestAuthorization(options: UNAuthorizationOptions = []) async throws -> Bool {
     let (granted, error) = await answer(
       "UNUserNotificationCenter.requestAuthorization(options:)",
-      ifRunEnds: (false, CancellationError())
+      ifRunEnds: (false, nil)
     ) { reply in center.requestAuthorization(options: options.device) { reply(($0, $1)) } }
     if let error { throw error }
     return granted
@@ -113,7 +113,7 @@ open class UNUserNotificationCenter: NSObject, @unchecked Sendable {
 
   /// Schedules `request`; throws what ``add(_:withCompletionHandler:)`` reports.
   open func add(_ request: UNNotificationRequest) async throws {
-    let error = await answer("UNUserNotificationCenter.add(_:)", ifRunEnds: CancellationError()) {
+    let error = await answer("UNUserNotificationCenter.add(_:)", ifRunEnds: nil) {
       submit(request, reply: $0)
     }
     if let error { throw error }
