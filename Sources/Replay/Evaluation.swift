@@ -7,7 +7,7 @@ import Referee
 import SimKernel
 
 extension World {
-  /// Evaluates the scenario's expectations after ``run()``.
+  /// Evaluates the scenario's expectations after ``run(eventLimit:)``.
   public func result() -> ReplayResult {
     var result = ReplayResult(scenario: scenario)
     result.timelineErrors = timelineErrors.map(\.description)

@@ -35,7 +35,7 @@ public final class AppRunLoop {
   public private(set) lazy var executor = AppExecutor(runLoop: self)
 
   /// How many pieces of work ``shutDown()`` runs at most: an app whose tasks keep starting
-  /// new work after the end (a loop that ignores cancellation) is left there.
+  /// new work after the end (a loop that sleeps and starts again) is left there.
   public static let closingBudget = 100_000
 
   init(phone: Phone) {
@@ -85,6 +85,7 @@ public final class AppRunLoop {
   ) -> AppWorkItem {
     if closing != nil {
       if let end { close(end) }
+      // Item 0 is never registered: the handle is of work that is not pending.
       return AppWorkItem(runLoop: self, item: 0, event: nil)
     }
     let simulation = phone.simulation
@@ -151,8 +152,8 @@ public final class AppRunLoop {
   /// `endedBy` says (a stream ends, a sleep ends as if its time had passed, a request gets an
   /// answer that changes nothing); queued work, including what a suspended app had not run
   /// yet, runs. Then everything this starts runs at once, in order, until nothing is left or
-  /// ``closingBudget`` pieces ran: a wait begun now is answered at once, a sleep ends at once,
-  /// a timer never fires. The app's tasks are not cancelled — iOS never cancels them when it
+  /// ``closingBudget`` pieces ran: a wait begun now is answered at its next turn, a sleep ends
+  /// then too, a timer never fires. The app's tasks are not cancelled — iOS never cancels them when it
   /// ends a process, and code such as `try! await Task.sleep(…)` would trap. Nothing of this
   /// is logged, and no virtual time passes. Call it once, on the world's thread with the phone
   /// current, after the run's results are read: ``pendingWork`` is empty afterwards.
