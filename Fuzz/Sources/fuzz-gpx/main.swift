@@ -1,0 +1,7 @@
+import FuzzSupport
+
+// A GPX trace as `geosim trace inspect`, `trace convert` and a scenario's trace read it.
+Fuzz.main { start, count in
+  Fuzz.trace(Fuzz.data(start, count), format: "gpx", fileExtension: "gpx")
+  return 0
+}
