@@ -4,7 +4,8 @@ import FuzzSupport
 
 // A scenario's dataset as the replay loads it (`World`): the text as UTF-8, read as a JSON
 // array of stations and as CSV, and each list imported into a datastore.
-Fuzz.main { start, count in
+@_cdecl("LLVMFuzzerTestOneInput")
+func test(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
   guard let text = String(data: Fuzz.data(start, count), encoding: .utf8) else { return 0 }
   if let stations = try? GeoDatastore.stations(json: text, file: "fuzz-dataset.json") {
     _ = try? GeoDatastore(seed: 1).importStations(stations)
@@ -14,3 +15,5 @@ Fuzz.main { start, count in
   }
   return 0
 }
+
+Fuzz.main(test)

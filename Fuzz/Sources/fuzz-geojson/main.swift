@@ -4,7 +4,8 @@ import Geo
 
 // GeoJSON as `geosim trace inspect` and `trace convert` read a trace, and as a scenario's
 // `gazetteer` is read (`GeoJSON.features`, then the gazetteer's places).
-Fuzz.main { start, count in
+@_cdecl("LLVMFuzzerTestOneInput")
+func test(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
   let data = Fuzz.data(start, count)
   Fuzz.trace(data, format: "geojson", fileExtension: "geojson")
   if let features = try? GeoJSON.features(from: data, file: "fuzz.geojson") {
@@ -12,3 +13,5 @@ Fuzz.main { start, count in
   }
   return 0
 }
+
+Fuzz.main(test)

@@ -2,7 +2,8 @@ import FuzzSupport
 
 // A sweep shard's `sweep.json` as `geosim merge` reads it, and the merged report it writes
 // when the shard reads.
-Fuzz.main { start, count in
+@_cdecl("LLVMFuzzerTestOneInput")
+func test(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
   _ = Fuzz.write(Fuzz.data(start, count), to: "shard/sweep.json")
   Fuzz.geosim([
     "merge", Fuzz.scratch.appendingPathComponent("shard").path,
@@ -10,3 +11,5 @@ Fuzz.main { start, count in
   ])
   return 0
 }
+
+Fuzz.main(test)
