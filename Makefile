@@ -1,5 +1,5 @@
 # The two entry points the README promises; each installs what it needs first.
-.PHONY: setup run bench test lint sanitize man docs
+.PHONY: setup run bench test lint sanitize fuzz man docs
 
 setup:
 	@scripts/ensure-system-packages
@@ -34,7 +34,8 @@ test: setup
 
 lint:
 	swift format lint --strict --configuration .swift-format -r Package.swift Sources Tests \
-	  Examples/CheckIn/Package.swift Examples/CheckIn/Sources Examples/CheckIn/Tests
+	  Examples/CheckIn/Package.swift Examples/CheckIn/Sources Examples/CheckIn/Tests \
+	  Fuzz/Package.swift Fuzz/Sources
 
 # geosim's man page, generated from its command line (release build): .build/man/geosim.1
 man: setup
@@ -50,6 +51,13 @@ sanitize: setup
 	SWIFT_BACKTRACE=enable=no LSAN_OPTIONS=suppressions=$(CURDIR)/scripts/lsan-suppressions.txt \
 	  ASAN_OPTIONS=malloc_context_size=100 \
 	  swift test --sanitize=address --disable-xctest --scratch-path .build/asan
+
+# Every reader fuzzed: the libFuzzer targets of Fuzz/ (one per input format), each for
+# FUZZ_SECONDS, seeded from the fixtures; fails on a crash, a hang or runaway memory and leaves
+# the input under Fuzz/crashes/<target>/ (scripts/fuzz says how it builds and what it judges).
+FUZZ_SECONDS ?= 60
+fuzz: setup
+	FUZZ_SECONDS=$(FUZZ_SECONDS) scripts/fuzz
 
 # The documentation of every library module (its DocC catalog, Sources/<Module>/<Module>.docc,
 # and its doc comments), built with the DocC plugin: one archive per module, then all of them

@@ -52,6 +52,33 @@ public struct GeoSimTool: Sendable {
     exit(code)
   }
 
+  /// Runs the tool in this process on `arguments` (without the program name), reading `input`
+  /// as its standard input, and returns the exit code and what it wrote to standard output and
+  /// standard error.
+  ///
+  /// Commands that start worker processes (`replay`, `sweep`) start this process's own
+  /// executable, so they work only where that executable is the tool; every other command
+  /// runs here alone (the fuzz targets under `Fuzz/` run the readers this way).
+  public func run(_ arguments: [String], input: Data) -> (
+    status: Int32, output: String, error: String
+  ) {
+    let bytes = [UInt8](input)
+    var lines = bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)[...]
+    // As `readLine` reads: the last line ends at the end of the input, with or without `\n`.
+    if lines.last?.isEmpty == true { lines = lines.dropLast() }
+    var output = ""
+    var error = ""
+    let terminal = Terminal(
+      readLine: {
+        guard let line = lines.popFirst() else { return nil }
+        return String(
+          decoding: line.last == UInt8(ascii: "\r") ? line.dropLast() : line, as: UTF8.self)
+      },
+      write: { output += $0 }, writeError: { error += $0 }, readAll: { input })
+    let status = run(arguments, terminal: terminal)
+    return (status, output, error)
+  }
+
   /// Runs the tool on `arguments` (without the program name) and returns the exit code.
   func run(_ arguments: [String], terminal: Terminal) -> Int32 {
     ToolIdentity.$current.withValue(ToolIdentity(name: name)) {

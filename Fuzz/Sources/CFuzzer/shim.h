@@ -1,0 +1,6 @@
+// libFuzzer's driver, from the toolchain's libclang_rt.fuzzer (linked by -sanitize=fuzzer).
+#include <stddef.h>
+#include <stdint.h>
+
+int LLVMFuzzerRunDriver(int *argc, char ***argv,
+                        int (*UserCb)(const uint8_t *Data, size_t Size));
