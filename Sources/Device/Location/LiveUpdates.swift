@@ -303,7 +303,7 @@ public final class LiveUpdateStream {
         self.stationary = false
         self.stationarySince = nil
         self.phone.record(LiveLocationEvent.liveUpdatesResumed(stream: self.identifier))
-        if self.phone.appState == .suspended { self.phone.process.wakeForRegionEvent() }
+        if self.phone.appState == .suspended { self.phone.process.wakeForLocationEvent() }
         self.manager.startUpdatingLocation()
         self.watchForSilence()
       }

@@ -147,7 +147,7 @@ final class SignificantChangeService {
       heldForLaunch = change
       phone.location.cache(told(change))
     }
-    phone.process.wakeForRegionEvent()
+    phone.process.wakeForLocationEvent()
     for (manager, subscriber) in live where !subscriber.wantsCurrent {
       phone.location.deliverFromService(told(change), to: manager)
     }

@@ -162,7 +162,7 @@ final class VisitService {
       return
     }
     phone.authorization.resolveProvisionalAlwaysIfNeeded()
-    phone.process.wakeForRegionEvent()
+    phone.process.wakeForLocationEvent()
     var visit = visit
     if !phone.authorization.isPrecise, let sensor {
       // With reduced accuracy the visit says so in its accuracy [A]: the approximate location.

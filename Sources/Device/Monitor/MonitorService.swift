@@ -214,7 +214,7 @@ final class MonitorService {
     guard stores[name]?.conditions[event.identifier] != nil else { return }
     if let monitor = openMonitor(name) {
       stores[name]?.conditions[event.identifier]?.lastEvent = event
-      if wakes { phone.process.wakeForRegionEvent() }
+      if wakes { phone.process.wakeForLocationEvent() }
       deliver(event, to: monitor)
       return
     }
@@ -224,7 +224,7 @@ final class MonitorService {
     phone.regions.unwatchCondition(event.identifier, monitor: name)
     phone.record(
       MonitorEvent.eventPending(monitor: name, identifier: event.identifier, state: event.state))
-    phone.process.wakeForRegionEvent()
+    phone.process.wakeForLocationEvent()
   }
 
   private func deliver(_ event: ConditionEvent, to monitor: ConditionMonitor) {

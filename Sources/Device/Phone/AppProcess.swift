@@ -69,9 +69,10 @@ final class AppProcess {
 
   // MARK: The system's actions
 
-  /// A region event for the app: relaunches it into the background, or lets a suspended app
-  /// run, for the relaunch window [A].
-  func wakeForRegionEvent() {
+  /// A location event for the app — a region's or a monitor condition's transition, a
+  /// significant change, a visit, a paused stream moving again: relaunches it into the
+  /// background, or lets a suspended app run, for the relaunch window [A].
+  func wakeForLocationEvent() {
     if state == .notRunning {
       start(reason: .location, state: .background)
     } else if state == .suspended {

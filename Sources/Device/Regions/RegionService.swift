@@ -250,7 +250,7 @@ final class RegionService {
       return
     }
     authorization.resolveProvisionalAlwaysIfNeeded()
-    phone.process.wakeForRegionEvent()
+    phone.process.wakeForLocationEvent()
     let notify = state == .inside ? region.notifyOnEntry : region.notifyOnExit
     phone.record(
       state == .inside

@@ -368,18 +368,28 @@ public final class ArrivalAlarm: ReferenceApp<ArrivalAlarm.Configuration>, Simul
 
   /// Types the destination (`"destination"`) and submits it.
   public func enterText(_ text: String, in field: String) throws {
-    guard field == "destination" else {
-      throw DeviceError(.invalidArgument, "ArrivalAlarm has no text field '\(field)'")
-    }
+    try ArrivalAlarm.requireField(field)
     search(text)
   }
 
   /// The 📍 button (`"pin"`).
   public func tapButton(_ button: String) throws {
+    try ArrivalAlarm.requireButton(button)
+    pinPressed()
+  }
+
+  /// Throws unless `field` is the screen's one text field, `"destination"` (both variants).
+  static func requireField(_ field: String) throws {
+    guard field == "destination" else {
+      throw DeviceError(.invalidArgument, "ArrivalAlarm has no text field '\(field)'")
+    }
+  }
+
+  /// Throws unless `button` is the screen's one button, `"pin"` (both variants).
+  static func requireButton(_ button: String) throws {
     guard button == "pin" else {
       throw DeviceError(.invalidArgument, "ArrivalAlarm has no button '\(button)'")
     }
-    pinPressed()
   }
 
   /// `{"destination", "alarmRegistered", "alarmIdentifier", "monitoredRegions",

@@ -327,17 +327,13 @@ public final class ModernArrivalAlarm: ReferenceApp<ArrivalAlarm.Configuration>,
 
   /// Types the destination (`"destination"`) and submits it.
   public func enterText(_ text: String, in field: String) throws {
-    guard field == "destination" else {
-      throw DeviceError(.invalidArgument, "ArrivalAlarm has no text field '\(field)'")
-    }
+    try ArrivalAlarm.requireField(field)
     search(text)
   }
 
   /// The 📍 button (`"pin"`).
   public func tapButton(_ button: String) throws {
-    guard button == "pin" else {
-      throw DeviceError(.invalidArgument, "ArrivalAlarm has no button '\(button)'")
-    }
+    try ArrivalAlarm.requireButton(button)
     pinPressed()
   }
 
