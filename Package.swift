@@ -92,7 +92,7 @@ let package = Package(
       name: "CloudTests", dependencies: ["Cloud", "Geo", "JSON", "Referee", "SimKernel"]),
     .testTarget(name: "RefereeTests", dependencies: ["Device", "Geo", "Referee", "SimKernel"]),
     .testTarget(
-      name: "TracesTests", dependencies: ["Traces", "Geo", "SimKernel"],
+      name: "TracesTests", dependencies: ["Traces", "Geo", "JSON", "SimKernel"],
       resources: [.copy("Fixtures")]),
     .testTarget(
       name: "ReplayTests",

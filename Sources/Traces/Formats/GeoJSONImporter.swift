@@ -5,10 +5,15 @@ import JSON
 /// Reads GeoJSON (RFC 7946): a FeatureCollection, a Feature or a bare geometry.
 ///
 /// Mapping:
-/// - a `LineString` becomes one track; a `MultiLineString` one track per line. Per-point times
-///   come from the feature's `coordTimes` or `times` property (an array of ISO 8601 strings or
-///   epoch seconds, as written by togeojson and most GPS exports); an array of the wrong length
-///   is ignored and reported. A third coordinate is the elevation;
+/// - a `LineString` becomes one track; a `MultiLineString` one track whose lines are its
+///   segments (``TraceTrack/segmentStarts``), as togeojson writes a GPX track's segments. Per-point
+///   times come from the feature's `coordTimes` or `times` property (an array of ISO 8601 strings
+///   or epoch seconds, as written by togeojson and most GPS exports; for a `MultiLineString`
+///   one array per line, or one array for all its positions); an array of the wrong length is
+///   ignored and reported. A third coordinate is the elevation;
+/// - the `antimeridianCuts` and `addedPositions` properties of GeoSim's own writer join lines
+///   cut at the antimeridian back into one segment and drop the boundary and repeated positions
+///   it added, so that a written track reads back as it was;
 /// - `Point` features become one track named `points`, in order, each timed by its `time` or
 ///   `timestamp` property (ISO 8601 or epoch seconds);
 /// - optional per-point arrays `elevations`, `speeds`, `courses` and `accuracies` (GeoSim's own
@@ -87,11 +92,6 @@ enum GeoJSONImporter {
       return nil
     }
 
-    func numbers(_ value: JSONValue?) -> [Double?]? {
-      guard case .array(let list) = value else { return nil }
-      return list.map { if case .number(let n) = $0 { n } else { nil } }
-    }
-
     func point(_ position: JSONValue, _ place: JSONPath) -> TracePoint? {
       guard case .array(let values) = position, values.count >= 2,
         case .number(let longitude) = values[0], case .number(let latitude) = values[1],
@@ -105,44 +105,135 @@ enum GeoJSONImporter {
       return TracePoint(coordinate: coordinate, elevation: elevation)
     }
 
-    /// The track of the positions at `at`, for the feature at `place`.
-    func line(
-      _ positions: JSONValue, at: JSONPath, _ properties: [String: JSONValue], _ place: JSONPath
-    ) -> TraceTrack? {
-      guard case .array(let list) = positions else {
-        issue(at, "expected an array of positions")
-        return nil
+    /// The per-point values under `key` for lines of `counts` positions: one array per line, or
+    /// (for several lines) one array for all their positions; `nil` when absent, and reported
+    /// and ignored when its shape does not fit the positions.
+    func perPoint(
+      _ key: String, _ properties: [String: JSONValue], _ counts: [Int], _ place: JSONPath
+    )
+      -> [[JSONValue]]?
+    {
+      guard case .array(let values) = properties[key] ?? .null else { return nil }
+      let total = counts.reduce(0, +)
+      if counts.count == 1 {
+        if values.count == total { return [values] }
+      } else if values.count == counts.count,
+        zip(values, counts).allSatisfy({ v, n in
+          if case .array(let a) = v { a.count == n } else { false }
+        })
+      {
+        return values.map { if case .array(let a) = $0 { a } else { [] } }
+      } else if values.count == total,
+        !values.contains(where: { if case .array = $0 { true } else { false } })
+      {
+        var lines: [[JSONValue]] = []
+        var rest = values[...]
+        for n in counts {
+          lines.append(Array(rest.prefix(n)))
+          rest = rest.dropFirst(n)
+        }
+        return lines
       }
-      var times: [JSONValue]?
-      for key in ["coordTimes", "times"] {
-        if case .array(let t) = properties[key] ?? .null {
-          if t.count == list.count {
-            times = t
-          } else {
-            issue(place, "ignored '\(key)': \(t.count) times for \(list.count) positions")
-          }
-          break
+      let noun = key == "coordTimes" || key == "times" ? "times" : "values"
+      if counts.count == 1 {
+        issue(place, "ignored '\(key)': \(values.count) \(noun) for \(total) positions")
+      } else {
+        let sizes = counts.map(String.init).joined(separator: ", ")
+        issue(
+          place,
+          "ignored '\(key)': expected one array per line (\(counts.count) lines of \(sizes) "
+            + "positions) or one array of \(total) \(noun)")
+      }
+      return nil
+    }
+
+    /// The whole number `value` holds, or `nil`.
+    func whole(_ value: JSONValue?) -> Int? {
+      guard case .number(let n)? = value, n.rounded() == n, abs(n) < 1e15 else { return nil }
+      return Int(n)
+    }
+
+    /// The track of the lines of positions at `at` (one for a `LineString`), for the feature at
+    /// `place`: each line a segment, except where GeoSim's writer cut a segment at the
+    /// antimeridian.
+    func track(
+      _ lines: [JSONValue], at: JSONPath, multi: Bool, _ properties: [String: JSONValue],
+      _ place: JSONPath
+    ) -> TraceTrack? {
+      var positions: [[JSONValue]] = []
+      for (l, line) in lines.enumerated() {
+        guard case .array(let list) = line else {
+          issue(multi ? at.appending(index: l) : at, "expected an array of positions")
+          positions.append([])
+          continue
+        }
+        positions.append(list)
+      }
+      let counts = positions.map(\.count)
+      var times: [[JSONValue]]?
+      for key in ["coordTimes", "times"] where properties[key] != nil {
+        times = perPoint(key, properties, counts, place)
+        break
+      }
+      func numbers(_ key: String) -> [[Double?]]? {
+        perPoint(key, properties, counts, place)?.map { line in
+          line.map { if case .number(let n) = $0 { n } else { nil } }
         }
       }
-      let elevations = numbers(properties["elevations"])
-      let speeds = numbers(properties["speeds"])
-      let courses = numbers(properties["courses"])
-      let accuracies = numbers(properties["accuracies"])
+      let elevations = numbers("elevations")
+      let speeds = numbers("speeds")
+      let courses = numbers("courses")
+      let accuracies = numbers("accuracies")
+      // GeoSim's own layout: lines that continue across the antimeridian, positions it added.
+      var cuts = Set<Int>()
+      var added = Set<[Int]>()
+      if multi, let value = properties["antimeridianCuts"] {
+        if case .array(let list) = value, let indices = Optional(list.compactMap(whole)),
+          indices.count == list.count, indices.allSatisfy({ (1..<lines.count).contains($0) })
+        {
+          cuts = Set(indices)
+        } else {
+          issue(place, "ignored 'antimeridianCuts': expected indices of lines after the first")
+        }
+      }
+      if let value = properties["addedPositions"] {
+        let pairs: [[Int]]? = {
+          guard case .array(let list) = value else { return nil }
+          let pairs = list.map { item -> [Int] in
+            guard case .array(let pair) = item, pair.count == 2 else { return [] }
+            return pair.compactMap(whole)
+          }
+          let valid = pairs.allSatisfy { pair in
+            pair.count == 2 && counts.indices.contains(pair[0])
+              && (0..<counts[pair[0]]).contains(pair[1])
+          }
+          return valid ? pairs : nil
+        }()
+        if let pairs {
+          added = Set(pairs)
+        } else {
+          issue(place, "ignored 'addedPositions': expected [line, position] pairs of its positions")
+        }
+      }
       var track = TraceTrack(name: nil, points: [])
       if case .string(let name) = properties["name"] ?? .null { track.name = name }
-      for (index, position) in list.enumerated() {
-        guard var p = point(position, at.appending(index: index)) else { continue }
-        p.time = times.flatMap { time($0[index], at.appending(index: index)) }
-        if let elevations, elevations.count == list.count, p.elevation == nil {
-          p.elevation = elevations[index]
+      for (l, list) in positions.enumerated() {
+        if !track.points.isEmpty, !cuts.contains(l), track.segmentStarts.last != track.points.count
+        {
+          track.segmentStarts.append(track.points.count)
         }
-        if let speeds, speeds.count == list.count { p.speed = speeds[index] }
-        if let courses, courses.count == list.count { p.course = courses[index] }
-        if let accuracies, accuracies.count == list.count {
-          p.horizontalAccuracy = accuracies[index]
+        let lineAt = multi ? at.appending(index: l) : at
+        for (index, position) in list.enumerated() where !added.contains([l, index]) {
+          guard var p = point(position, lineAt.appending(index: index)) else { continue }
+          p.time = times.flatMap { time($0[l][index], lineAt.appending(index: index)) }
+          if let elevations, p.elevation == nil { p.elevation = elevations[l][index] }
+          if let speeds { p.speed = speeds[l][index] }
+          if let courses { p.course = courses[l][index] }
+          if let accuracies { p.horizontalAccuracy = accuracies[l][index] }
+          track.points.append(p)
         }
-        track.points.append(p)
       }
+      if track.segmentStarts.last == track.points.count { track.segmentStarts.removeLast() }
       return track.points.isEmpty ? nil : track
     }
 
@@ -156,21 +247,16 @@ enum GeoJSONImporter {
       let coordinates = g["coordinates"] ?? .null
       switch type {
       case "LineString":
-        if let track = line(coordinates, at: at, properties, place) { tracks.append(track) }
+        if let track = track([coordinates], at: at, multi: false, properties, place) {
+          tracks.append(track)
+        }
       case "MultiLineString":
-        guard case .array(let lines) = coordinates else { continue }
-        for (index, positions) in lines.enumerated() {
-          var p = properties
-          if case .array(let t) = properties["coordTimes"] ?? properties["times"] ?? .null,
-            index < t.count
-          {
-            p["coordTimes"] = t[index]
-            p["times"] = nil
-          }
-          let lineAt = at.appending(index: index)
-          if let track = line(positions, at: lineAt, p, lineAt) {
-            tracks.append(track)
-          }
+        guard case .array(let lines) = coordinates else {
+          issue(at, "expected an array of lines")
+          continue
+        }
+        if let track = track(lines, at: at, multi: true, properties, place) {
+          tracks.append(track)
         }
       case "Point":
         guard var p = point(coordinates, at) else { continue }

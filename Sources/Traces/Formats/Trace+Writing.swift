@@ -1,5 +1,6 @@
 import CSV
 import Foundation
+import Geo
 import JSON
 
 extension Trace {
@@ -155,12 +156,24 @@ extension Trace {
 
   /// GeoJSON: a FeatureCollection with one feature per track.
   ///
-  /// A track of two or more points is a `LineString` with `coordTimes` (ISO 8601, `null` where a
-  /// point has no time) and, where any point has them, `speeds`, `courses` and `accuracies`
-  /// arrays; positions carry the elevation as a third value when every point has one, and an
-  /// `elevations` array holds it when only some do. A
-  /// one-point track is a `Point` with `time`, `speed`, `course` and `accuracy` properties. Keys
-  /// are sorted.
+  /// A track of one segment that does not cross the antimeridian is a `LineString`; a track of
+  /// several segments, or one that crosses the antimeridian, is a `MultiLineString` whose lines
+  /// are its segments, each cut where it crosses the antimeridian so that no line does
+  /// (RFC 7946 §3.1.9). A cut ends one line and starts the next with a boundary point on the
+  /// meridian (longitude 180 on the east side, −180 on the west), at the latitude, time and
+  /// elevation interpolated linearly in longitude between the two points either side; a segment
+  /// of one point is written as that point twice, because a line needs two positions. These added
+  /// positions are listed in the `addedPositions` property as `[line, position]` pairs, and the
+  /// lines that continue the one before them across the antimeridian in `antimeridianCuts`, so
+  /// that GeoSim reads the track back exactly (segments and all) while any other reader draws it
+  /// correctly.
+  ///
+  /// Per-point values follow the positions: `coordTimes` (ISO 8601, `null` where a point has no
+  /// time) and, where any point has them, `speeds`, `courses` and `accuracies`, as one array for a
+  /// `LineString` and one array per line for a `MultiLineString` (as togeojson writes a GPX
+  /// track's segments); positions carry the elevation as a third value when every point has one,
+  /// and an `elevations` array holds it when only some do. A one-point track is a `Point` with
+  /// `time`, `speed`, `course` and `accuracy` properties. Keys are sorted.
   public var geoJSONText: String {
     var features: [JSONValue] = []
     for track in tracks {
@@ -168,9 +181,9 @@ extension Trace {
       if let name = track.name { properties["name"] = .string(name) }
       let points = track.points
       let threeD = points.allSatisfy { $0.elevation != nil }
-      func position(_ p: TracePoint) -> JSONValue {
+      func position(_ p: TracePoint, longitude: Double? = nil) -> JSONValue {
         var values: [JSONValue] = [
-          .number(p.coordinate.longitude), .number(p.coordinate.latitude),
+          .number(longitude ?? p.coordinate.longitude), .number(p.coordinate.latitude),
         ]
         if threeD, let e = p.elevation { values.append(.number(e)) }
         return .array(values)
@@ -185,20 +198,47 @@ extension Trace {
         if let c = p.course { properties["course"] = .number(c) }
         if let a = p.horizontalAccuracy { properties["accuracy"] = .number(a) }
       } else {
-        geometry = .object([
-          "type": .string("LineString"), "coordinates": .array(points.map(position)),
-        ])
+        let layout = GeoJSONLines(track)
+        let lines = layout.lines
+        /// One value per position: an array for a line, an array of arrays for several.
+        func perPoint(_ value: (TracePoint) -> JSONValue) -> JSONValue {
+          let values = lines.map { line in JSONValue.array(line.map { value($0.point) }) }
+          return lines.count == 1 ? values[0] : .array(values)
+        }
         if points.contains(where: { $0.time != nil }) {
-          properties["coordTimes"] = .array(
-            points.map { p in p.time.map { .string(ByteScan.isoText($0)) } ?? .null })
+          properties["coordTimes"] = perPoint { p in
+            p.time.map { .string(ByteScan.isoText($0)) } ?? .null
+          }
         }
-        for (key, values) in [
-          ("elevations", threeD ? [] : points.map(\.elevation)),
-          ("speeds", points.map(\.speed)), ("courses", points.map(\.course)),
-          ("accuracies", points.map(\.horizontalAccuracy)),
-        ] where values.contains(where: { $0 != nil }) {
-          properties[key] = .array(values.map(optional))
+        let fields: [(String, KeyPath<TracePoint, Double?>)] = [
+          ("elevations", \.elevation), ("speeds", \.speed), ("courses", \.course),
+          ("accuracies", \.horizontalAccuracy),
+        ]
+        for (key, field) in fields
+        where (key != "elevations" || !threeD)
+          && points.contains(where: { $0[keyPath: field] != nil })
+        {
+          properties[key] = perPoint { optional($0[keyPath: field]) }
         }
+        let coordinates = lines.map { line in
+          JSONValue.array(line.map { position($0.point, longitude: $0.longitude) })
+        }
+        if lines.count == 1 {
+          geometry = .object(["type": .string("LineString"), "coordinates": coordinates[0]])
+        } else {
+          geometry = .object([
+            "type": .string("MultiLineString"), "coordinates": .array(coordinates),
+          ])
+        }
+        if !layout.cuts.isEmpty {
+          properties["antimeridianCuts"] = .array(layout.cuts.map { .number(Double($0)) })
+        }
+        let added = lines.enumerated().flatMap { l, line in
+          line.indices.filter { line[$0].added }.map {
+            JSONValue.array([.number(Double(l)), .number(Double($0))])
+          }
+        }
+        if !added.isEmpty { properties["addedPositions"] = .array(added) }
       }
       features.append(
         .object([
@@ -229,5 +269,72 @@ extension Trace {
       }
     }
     return out
+  }
+}
+
+/// How a track of two or more points is laid out as GeoJSON lines: one line per segment, each cut
+/// where a step crosses the antimeridian, with the boundary points and repeated points the
+/// lines need marked as added.
+struct GeoJSONLines {
+  /// A position of a line: a point of the track, or one GeoSim added.
+  struct Vertex {
+    var point: TracePoint
+    /// The longitude to write when it differs from the point's (180, which a `Coordinate`
+    /// normalises to −180).
+    var longitude: Double?
+    var added: Bool
+  }
+
+  var lines: [[Vertex]] = []
+  /// The indices of the lines that continue the one before them across the antimeridian.
+  var cuts: [Int] = []
+
+  init(_ track: TraceTrack) {
+    let starts = Set(track.segmentStarts)
+    for (index, p) in track.points.enumerated() {
+      if index == 0 || starts.contains(index) {
+        lines.append([Vertex(point: p, added: false)])
+        continue
+      }
+      let previous = track.points[index - 1]
+      if let (before, after) = GeoJSONLines.boundary(from: previous, to: p) {
+        lines[lines.count - 1].append(before)
+        cuts.append(lines.count)
+        lines.append([after])
+      }
+      lines[lines.count - 1].append(Vertex(point: p, added: false))
+    }
+    for l in lines.indices where lines[l].count == 1 {
+      var again = lines[l][0]
+      again.added = true
+      lines[l].append(again)
+    }
+  }
+
+  /// The boundary points either side of the antimeridian when the step from `a` to `b` crosses
+  /// it the short way (a longitude change of more than 180°), or `nil`.
+  static func boundary(from a: TracePoint, to b: TracePoint) -> (Vertex, Vertex)? {
+    let from = a.coordinate.longitude
+    let to = b.coordinate.longitude
+    guard abs(to - from) > 180 else { return nil }
+    let eastward = to < from  // e.g. 179 → −179
+    // The step unwrapped so that it does not jump, and where along it the meridian lies.
+    let unwrapped = eastward ? to + 360 : to - 360
+    let meridian: Double = eastward ? 180 : -180
+    let f = (meridian - from) / (unwrapped - from)
+    func lerp(_ x: Double?, _ y: Double?) -> Double? {
+      guard let x, let y else { return nil }
+      return x + (y - x) * f
+    }
+    let latitude =
+      a.coordinate.latitude + (b.coordinate.latitude - a.coordinate.latitude) * f
+    let coordinate = (try? Coordinate(latitude: latitude, longitude: meridian)) ?? a.coordinate
+    let point = TracePoint(
+      time: lerp(a.time, b.time), coordinate: coordinate,
+      elevation: lerp(a.elevation, b.elevation))
+    return (
+      Vertex(point: point, longitude: meridian, added: true),
+      Vertex(point: point, longitude: -meridian, added: true)
+    )
   }
 }
