@@ -46,26 +46,33 @@ public struct JSONDocument: Sendable {
   /// The document's value.
   public let root: JSONValue
 
-  private let tree: LocationNode
+  private let table: LocationTable
   private let lines: LineTable
 
   /// Parses UTF-8 JSON text (a leading byte order mark is skipped).
   ///
   /// Throws a ``JSONSyntaxError`` with the line and column of the first problem and what was
-  /// expected there.
+  /// expected there, and for text of ``maximumSize`` bytes or more.
   public init(parsing data: Data) throws(JSONSyntaxError) {
+    guard data.count < JSONDocument.maximumSize else {
+      throw JSONSyntaxError(
+        message: "the text is \(data.count) bytes: expected less than 4 GiB "
+          + "(\(JSONDocument.maximumSize) bytes)")
+    }
     var parser = JSONParser(bytes: [UInt8](data), keepsLocations: true)
-    let (root, tree) = try parser.parseDocument()
-    self.root = root
-    self.tree = tree
+    self.root = try parser.parseDocument()
+    self.table = parser.table
     self.lines = parser.lines
   }
+
+  /// How large a document may be, in bytes (exclusive): its offsets are kept in 32 bits.
+  public static let maximumSize = Int(UInt32.max)
 
   /// Parses UTF-8 JSON text as ``init(parsing:)-(Data)`` does, without keeping where each value
   /// starts.
   static func value(parsing data: Data) throws(JSONSyntaxError) -> JSONValue {
     var parser = JSONParser(bytes: [UInt8](data), keepsLocations: false)
-    return try parser.parseDocument().0
+    return try parser.parseDocument()
   }
 
   /// Parses JSON text.
@@ -81,46 +88,107 @@ public struct JSONDocument: Sendable {
   /// Where the value at `path` starts (its first character), or `nil` when there is no value
   /// there. For an object member this is where the member's value starts, not its key.
   public func location(of path: JSONPath) -> JSONSourceLocation? {
-    node(at: path).map { lines.location(ofOffset: $0.start) }
+    slot(at: path).map { lines.location(ofOffset: Int(table.starts[$0])) }
   }
 
   /// Where the key of the object member at `path` starts (its opening quote), or `nil` when the
   /// path is the root, ends in an array index or leads nowhere.
   public func keyLocation(of path: JSONPath) -> JSONSourceLocation? {
-    guard let node = node(at: path), node.keyStart >= 0 else { return nil }
-    return lines.location(ofOffset: node.keyStart)
+    guard let slot = slot(at: path), table.keyStarts[slot] != LocationTable.none else {
+      return nil
+    }
+    return lines.location(ofOffset: Int(table.keyStarts[slot]))
   }
 
-  private func node(at path: JSONPath) -> LocationNode? {
-    var node = tree
+  /// The table slot of the value at `path`.
+  private func slot(at path: JSONPath) -> Int? {
+    var slot = 0
+    var value = root
     for component in path.components {
-      switch (component, node.children) {
+      switch (component, value) {
       case (.key(let key), .object(let members)):
-        guard let member = members[key] else { return nil }
-        node = member
+        guard let member = members[key], let child = table.member(key, of: slot, in: lines.bytes)
+        else { return nil }
+        (slot, value) = (child, member)
       case (.index(let i), .array(let elements)):
         guard elements.indices.contains(i) else { return nil }
-        node = elements[i]
+        (slot, value) = (table.element(i, of: slot), elements[i])
       default: return nil
       }
     }
-    return node
+    return slot
   }
 }
 
-/// Where one value starts, and where its children do.
-private struct LocationNode: Sendable {
-  enum Children: Sendable {
-    case none
-    case array([LocationNode])
-    case object([String: LocationNode])
+/// Where each value of a document starts, in 12 bytes a value.
+///
+/// Values are numbered in document order (a value, then the values inside it), and each number
+/// (a slot) indexes three columns: where the value starts, where its member key starts, and the
+/// slot after the last value inside it. The children of a value are found by hopping from one
+/// child's subtree to the next; arrays whose elements hold values of their own also keep their
+/// elements' slots, and large objects their members', so that a lookup never walks a long list.
+private struct LocationTable: Sendable {
+  /// The key start of a value that is not an object member.
+  static let none = UInt32.max
+  /// Objects with more members than this keep a table of their members' slots.
+  static let memberTableThreshold = 16
+
+  var starts: [UInt32] = []
+  var keyStarts: [UInt32] = []
+  var ends: [UInt32] = []
+  /// The element slots of arrays whose elements are not all scalars, by the array's slot.
+  var elementSlots: [Int: [UInt32]] = [:]
+  /// The member slots of objects with many members, by the object's slot.
+  var memberSlots: [Int: [String: UInt32]] = [:]
+
+  mutating func reserve(_ count: Int) {
+    starts.reserveCapacity(count)
+    keyStarts.reserveCapacity(count)
+    ends.reserveCapacity(count)
   }
 
-  /// Byte offset of the value's first character.
-  var start: Int
-  /// Byte offset of the member's key (its opening quote), or -1 outside objects.
-  var keyStart: Int
-  var children: Children
+  /// Adds a value that starts at `start` (a member's key at `keyStart`, or −1), returning its slot.
+  mutating func open(start: Int, keyStart: Int) -> Int {
+    starts.append(UInt32(start))
+    keyStarts.append(keyStart < 0 ? LocationTable.none : UInt32(keyStart))
+    ends.append(0)
+    return starts.count - 1
+  }
+
+  /// Ends the value at `slot`: the values added since are inside it.
+  mutating func close(_ slot: Int) {
+    ends[slot] = UInt32(starts.count)
+  }
+
+  /// The slots of the values directly inside the one at `slot`, which is complete up to the
+  /// table's end.
+  func children(of slot: Int) -> [Int] {
+    var result: [Int] = []
+    var child = slot + 1
+    while child < starts.count {
+      result.append(child)
+      child = Int(ends[child])
+    }
+    return result
+  }
+
+  /// The slot of element `index` of the array at `slot`.
+  func element(_ index: Int, of slot: Int) -> Int {
+    if let slots = elementSlots[slot] { return Int(slots[index]) }
+    return slot + 1 + index  // every element is a scalar: one slot each
+  }
+
+  /// The slot of the member `key` of the object at `slot`, reading member keys from `bytes`.
+  func member(_ key: String, of slot: Int, in bytes: [UInt8]) -> Int? {
+    if let slots = memberSlots[slot] { return slots[key].map(Int.init) }
+    var child = slot + 1
+    let end = Int(ends[slot])
+    while child < end {
+      if JSONParser.key(at: Int(keyStarts[child]), in: bytes) == key { return child }
+      child = Int(ends[child])
+    }
+    return nil
+  }
 }
 
 /// The byte offsets where lines start, for turning offsets into lines and columns.
@@ -156,6 +224,7 @@ private struct JSONParser {
   var i = 0
   var depth = 0
   var lines: LineTable
+  var table = LocationTable()
 
   init(bytes: [UInt8], keepsLocations: Bool) {
     self.bytes = bytes
@@ -163,6 +232,11 @@ private struct JSONParser {
     let bom = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
     self.i = bom
     self.lines = LineTable(bytes: bytes, starts: [bom])
+    if keepsLocations {
+      // At most one value per two bytes (`1,1,…`): reserved once (up to 16 M values), so the
+      // columns do not regrow; pages that are never written are never resident.
+      table.reserve(min(bytes.count / 2 + 1, 1 << 24))
+    }
   }
 
   // MARK: Errors
@@ -213,7 +287,7 @@ private struct JSONParser {
 
   // MARK: Structure
 
-  mutating func parseDocument() throws(JSONSyntaxError) -> (JSONValue, LocationNode) {
+  mutating func parseDocument() throws(JSONSyntaxError) -> JSONValue {
     skipWhitespace()
     let result = try parseValue(keyStart: -1)
     skipWhitespace()
@@ -239,29 +313,34 @@ private struct JSONParser {
     }
   }
 
-  mutating func parseValue(keyStart: Int) throws(JSONSyntaxError) -> (JSONValue, LocationNode) {
-    let start = i
-    func leaf(_ value: JSONValue) -> (JSONValue, LocationNode) {
-      (value, LocationNode(start: start, keyStart: keyStart, children: .none))
-    }
+  /// Parses the value at the current byte, a member's whose key starts at `keyStart` (or −1),
+  /// recording where it and the values inside it start.
+  mutating func parseValue(keyStart: Int) throws(JSONSyntaxError) -> JSONValue {
+    let slot = keepsLocations ? table.open(start: i, keyStart: keyStart) : 0
+    let value = try parseBareValue(slot: slot)
+    if keepsLocations { table.close(slot) }
+    return value
+  }
+
+  mutating func parseBareValue(slot: Int) throws(JSONSyntaxError) -> JSONValue {
     guard i < bytes.count else {
       throw unexpected("a value (object, array, string, number, true, false or null)")
     }
     switch bytes[i] {
-    case UInt8(ascii: "{"): return try parseObject(keyStart: keyStart)
-    case UInt8(ascii: "["): return try parseArray(keyStart: keyStart)
-    case UInt8(ascii: "\""): return leaf(.string(try parseString()))
+    case UInt8(ascii: "{"): return try parseObject(slot: slot)
+    case UInt8(ascii: "["): return try parseArray(slot: slot)
+    case UInt8(ascii: "\""): return .string(try parseString())
     case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
-      return leaf(.number(try parseNumber()))
+      return .number(try parseNumber())
     case UInt8(ascii: "t"):
       try literal("true")
-      return leaf(.bool(true))
+      return .bool(true)
     case UInt8(ascii: "f"):
       try literal("false")
-      return leaf(.bool(false))
+      return .bool(false)
     case UInt8(ascii: "n"):
       try literal("null")
-      return leaf(.null)
+      return .null
     default:
       throw unexpected("a value (object, array, string, number, true, false or null)")
     }
@@ -291,12 +370,10 @@ private struct JSONParser {
     }
   }
 
-  mutating func parseArray(keyStart: Int) throws(JSONSyntaxError) -> (JSONValue, LocationNode) {
-    let start = i
+  mutating func parseArray(slot: Int) throws(JSONSyntaxError) -> JSONValue {
     try enter()
     i += 1
     var values: [JSONValue] = []
-    var nodes: [LocationNode] = []
     skipWhitespace()
     if i < bytes.count, bytes[i] == UInt8(ascii: "]") {
       i += 1
@@ -306,9 +383,7 @@ private struct JSONParser {
         if i < bytes.count, bytes[i] == UInt8(ascii: "]"), !values.isEmpty {
           throw unexpected("a value after ',' (trailing commas are not allowed)")
         }
-        let (value, node) = try parseValue(keyStart: -1)
-        values.append(value)
-        if keepsLocations { nodes.append(node) }
+        values.append(try parseValue(keyStart: -1))
         skipWhitespace()
         guard i < bytes.count else { throw unexpected("',' or ']'") }
         if bytes[i] == UInt8(ascii: ",") {
@@ -322,15 +397,17 @@ private struct JSONParser {
       }
     }
     depth -= 1
-    return (.array(values), LocationNode(start: start, keyStart: keyStart, children: .array(nodes)))
+    if keepsLocations, table.starts.count - slot - 1 != values.count {
+      table.elementSlots[slot] = table.children(of: slot).map(UInt32.init)
+    }
+    return .array(values)
   }
 
-  mutating func parseObject(keyStart: Int) throws(JSONSyntaxError) -> (JSONValue, LocationNode) {
+  mutating func parseObject(slot: Int) throws(JSONSyntaxError) -> JSONValue {
     let start = i
     try enter()
     i += 1
     var members: [String: JSONValue] = [:]
-    var nodes: [String: LocationNode] = [:]
     skipWhitespace()
     if i < bytes.count, bytes[i] == UInt8(ascii: "}") {
       i += 1
@@ -357,9 +434,7 @@ private struct JSONParser {
         }
         i += 1
         skipWhitespace()
-        let (value, node) = try parseValue(keyStart: memberKeyStart)
-        members[key] = value
-        if keepsLocations { nodes[key] = node }
+        members[key] = try parseValue(keyStart: memberKeyStart)
         skipWhitespace()
         guard i < bytes.count else { throw unexpected("',' or '}'") }
         if bytes[i] == UInt8(ascii: ",") {
@@ -373,9 +448,16 @@ private struct JSONParser {
       }
     }
     depth -= 1
-    return (
-      .object(members), LocationNode(start: start, keyStart: keyStart, children: .object(nodes))
-    )
+    if keepsLocations, members.count > LocationTable.memberTableThreshold {
+      var slots: [String: UInt32] = [:]
+      for child in table.children(of: slot) {
+        if let key = Self.key(at: Int(table.keyStarts[child]), in: bytes) {
+          slots[key] = UInt32(child)
+        }
+      }
+      table.memberSlots[slot] = slots
+    }
+    return .object(members)
   }
 
   /// The error for a second member `key` at `offset` in the object that starts at `objectStart`,
@@ -405,6 +487,13 @@ private struct JSONParser {
       again.skipWhitespace()
       again.i += 1  // ','
     }
+  }
+
+  /// The member key whose opening quote is at `offset` in `bytes` (text already parsed once).
+  static func key(at offset: Int, in bytes: [UInt8]) -> String? {
+    var parser = JSONParser(bytes: bytes, keepsLocations: false)
+    parser.i = offset
+    return try? parser.parseString()
   }
 
   static func quoted(_ s: String) -> String {

@@ -12,7 +12,10 @@ public enum JSONValue: Hashable, Sendable {
   /// A number.
   case number(Double)
   /// A string.
-  case string(String)
+  ///
+  /// Held in a box of its own (`indirect`), so that a value takes 16 bytes rather than 24: large
+  /// documents are mostly numbers and arrays (coordinates, times), whose memory this decides.
+  indirect case string(String)
   /// An array.
   case array([JSONValue])
   /// An object.

@@ -48,6 +48,72 @@ private func location(_ line: Int, _ column: Int) -> JSONSourceLocation {
     #expect(document.value(at: ["timeline", 1, "do"]) == .string("stop"))
   }
 
+  /// `value` written with every scalar, array and object on a line of its own (a member's key
+  /// first), and where each path's value and key start.
+  private static func oneValuePerLine(
+    _ value: JSONValue
+  ) -> (String, [(JSONPath, value: JSONSourceLocation, key: JSONSourceLocation?)]) {
+    var lines: [String] = []
+    var places: [(JSONPath, value: JSONSourceLocation, key: JSONSourceLocation?)] = []
+    func write(_ value: JSONValue, _ path: JSONPath, _ prefix: String, _ depth: Int) {
+      let indent = String(repeating: "  ", count: depth)
+      let line = lines.count + 1
+      places.append(
+        (
+          path, location(line, indent.count + prefix.unicodeScalars.count + 1),
+          prefix.isEmpty ? nil : location(line, indent.count + 1)
+        ))
+      switch value {
+      case .array(let elements):
+        lines.append(indent + prefix + "[")
+        for (i, element) in elements.enumerated() {
+          write(element, path.appending(index: i), "", depth + 1)
+          if i < elements.count - 1 { lines[lines.count - 1] += "," }
+        }
+        lines.append(indent + "]")
+      case .object(let members):
+        lines.append(indent + prefix + "{")
+        for (n, key) in members.keys.sorted().enumerated() {
+          var quoted = ""
+          JSONText.writeString(key, to: &quoted)
+          write(members[key]!, path.appending(key: key), quoted + ": ", depth + 1)
+          if n < members.count - 1 { lines[lines.count - 1] += "," }
+        }
+        lines.append(indent + "}")
+      default:
+        lines.append(indent + prefix + value.jsonText)
+      }
+    }
+    write(value, .root, "", 0)
+    return (lines.joined(separator: "\n"), places)
+  }
+
+  @Test func everyValueOfLargeArraysAndObjectsKnowsWhereItStarts() throws {
+    // Arrays of scalars, of arrays and of a mix; objects of few and of many members (the two
+    // ways members are found), keys that need escapes.
+    var big: [String: JSONValue] = [:]
+    for i in 0..<40 { big["k\(i)"] = i % 3 == 0 ? .array([.number(Double(i))]) : .number(1) }
+    big["quote \" and é"] = .string("x")
+    let value: JSONValue = .object([
+      "scalars": .array((0..<50).map { .number(Double($0)) }),
+      "positions": .array((0..<30).map { .array([.number(139), .number(Double($0))]) }),
+      "mixed": .array([.null, .object(["a": .bool(true)]), .string("s"), .array([]), .number(2)]),
+      "small": .object(["b": .number(1), "a": .array([.null])]),
+      "big": .object(big),
+    ])
+    let (text, places) = Self.oneValuePerLine(value)
+    let document = try JSONDocument(parsing: text)
+    #expect(document.root == value)
+    #expect(places.count == 1 + 51 + 91 + 7 + 4 + 56)  // every value, the root first
+    for (path, value, key) in places {
+      #expect(document.location(of: path) == value, "\(path)")
+      #expect(document.keyLocation(of: path) == key, "\(path)")
+    }
+    #expect(document.location(of: ["positions", 30]) == nil)
+    #expect(document.location(of: ["big", "k40"]) == nil)
+    #expect(document.location(of: ["small", "c"]) == nil)
+  }
+
   @Test func missingPathsHaveNoLocation() throws {
     let document = try JSONDocument(parsing: Self.scenario)
     #expect(document.location(of: ["nope"]) == nil)
