@@ -53,6 +53,12 @@ final class ReplaySensor: LocationSensor {
     model?.coarseEstimate(at: time)
   }
 
+  func regionPosition(at time: SimTime, from source: PositioningSource, connected: Bool)
+    -> Location?
+  {
+    model?.regionPosition(at: time, from: source, connected: connected)
+  }
+
   func truePosition(at time: SimTime) -> Coordinate? {
     model?.truePosition(at: time)
   }

@@ -473,12 +473,15 @@ struct ScenarioReader {
     let m = try members(
       node,
       allowed: [
-        "evaluationInterval", "hysteresis", "dwell", "minimumEffectiveRadius",
-        "entryLatencyMedian", "exitLatencyMedian", "latencySigma", "missProbability",
+        "evaluationInterval", "idleInterval", "nearDistance", "hysteresis", "dwell",
+        "minimumEffectiveRadius", "entryLatencyMedian", "exitLatencyMedian", "latencySigma",
+        "missProbability",
       ])
     if let n = m["evaluationInterval"] {
       p.evaluationInterval = .seconds(try interval(n))
     }
+    if let n = m["idleInterval"] { p.idleInterval = .seconds(try interval(n)) }
+    if let n = m["nearDistance"] { p.nearDistance = try number(n, 0...100_000, what: "metres") }
     if let n = m["hysteresis"] { p.hysteresis = try number(n, 0...100_000, what: "metres") }
     if let n = m["dwell"] { p.dwell = .seconds(try seconds(n)) }
     if let n = m["minimumEffectiveRadius"] {
@@ -492,6 +495,7 @@ struct ScenarioReader {
     if let n = m["missProbability"] {
       p.missProbability = try number(n, 0...1, what: "a probability")
     }
+    do { try p.validate() } catch { throw self.error(node.path, "\(error)") }
   }
 
   func sensorParameters(_ node: Node, into p: inout SensorParameters) throws {
@@ -504,7 +508,7 @@ struct ScenarioReader {
         "velocityStandardDeviation", "minimumSpeedForCourse", "reducedAccuracyInterval",
         "reducedAccuracyCellSize", "reducedAccuracyHorizontalAccuracy", "coarseAccuracy",
         "coarseCorrelationTime", "coarseJumpsPerHour", "coarseJumpMeanDuration",
-        "coarseJumpDistance",
+        "coarseJumpDistance", "wifiCoverage", "cellSpacing",
       ])
     if let n = m["updateInterval"] { p.updateInterval = .seconds(try interval(n)) }
     for (key, path) in [
@@ -545,6 +549,10 @@ struct ScenarioReader {
     }
     if let n = m["coarseJumpsPerHour"] {
       p.coarseJumpsPerHour = try number(n, 0...3_600, what: "a rate per hour")
+    }
+    if let n = m["wifiCoverage"] { p.wifiCoverage = try number(n, 0...1, what: "a share") }
+    if let n = m["cellSpacing"] {
+      p.cellSpacing = try number(n, 1...100_000, what: "a spacing in metres")
     }
     if let n = m["coarseJumpDistance"] {
       let r = try members(n, allowed: ["min", "max"], required: ["min", "max"])
@@ -646,12 +654,14 @@ struct ScenarioReader {
           item, allowed: ["kind", "geometry", "name"], required: ["kind", "geometry"])
         let kindName = try string(a["kind"]!)
         let kinds: [String: EnvironmentKind] = [
-          "outage": .outage, "tunnel": .outage, "indoor": .indoor, "urbanCanyon": .urbanCanyon,
+          "outage": .outage, "tunnel": .outage, "underground": .underground, "indoor": .indoor,
+          "urbanCanyon": .urbanCanyon,
         ]
         guard let kind = kinds[kindName] else {
           throw error(
             a["kind"]!.path,
-            "expected 'outage' (or 'tunnel'), 'indoor' or 'urbanCanyon', found '\(kindName)'")
+            "expected 'outage' (or 'tunnel'), 'underground', 'indoor' or 'urbanCanyon', found "
+              + "'\(kindName)'")
         }
         let geometry: Geometry
         do {

@@ -327,6 +327,7 @@ public final class World {
 
   private func updateConnectivity() {
     network.setOffline(outage || airplaneMode)
+    phone.isConnected = !outage
   }
 
   private func perform(_ event: TimelineEvent, index: Int) {

@@ -55,11 +55,11 @@ private func eastbound(speed: Double) -> (SimTime) -> Coordinate? {
 @Suite struct ConditionMonitorTests {
   @Test func aNewConditionHearsItsFirstStateThenTheEntryAfterTheDwellAndLatency() throws {
     let (phone, log, _) = try monitorPhone(truth: eastbound(speed: 10))
-    try phone.simulation.run(until: .seconds(300))
+    try phone.simulation.run(until: .seconds(250))  // before the exit
     #expect(log.states == ["tokyo:unsatisfied", "tokyo:satisfied"])
     // The first determination comes with the first evaluation; the entry as a region's does:
-    // inside at 170 s, the dwell done at 200 s, the median latency of 10 s.
-    #expect(log.events.map(\.time) == [.zero, .seconds(210)])
+    // inside at 170 s, the dwell done at 200 s, the median latency of 2 s.
+    #expect(log.events.map(\.time) == [.zero, .seconds(202)])
     #expect(log.monitor?.record(for: "tokyo")?.lastEvent.state == .satisfied)
   }
 
@@ -122,14 +122,14 @@ private func eastbound(speed: Double) -> (SimTime) -> Coordinate? {
     let (phone, log, app) = try monitorPhone(truth: eastbound(speed: 10))
     try phone.simulation.run(until: .seconds(60))
     phone.terminateApp()
-    try phone.simulation.run(until: .seconds(300))
+    try phone.simulation.run(until: .seconds(250))
     // The entry waited for a monitor named "fences"; the relaunched app opened one.
     #expect(log.launches == 2)
     #expect(app()!.launchReasons == [.location])
     #expect(log.states == ["tokyo:unsatisfied", "tokyo:satisfied"])
-    #expect(log.events.last?.time == .seconds(210))
+    #expect(log.events.last?.time == .seconds(202))
     let pending = phone.simulation.log.entries(source: "monitor", event: "eventPending")
-    #expect(pending.map(\.time) == [.seconds(210)])
+    #expect(pending.map(\.time) == [.seconds(202)])
     #expect(log.monitor?.identifiers == ["tokyo"])
   }
 
@@ -166,7 +166,7 @@ private func eastbound(speed: Double) -> (SimTime) -> Coordinate? {
       })
     try phone.simulation.run(until: .seconds(60))
     phone.reboot()
-    try phone.simulation.run(until: .seconds(300))
+    try phone.simulation.run(until: .seconds(250))
     // The region is forgotten [A]; the condition is watched again and its entry relaunches
     // the app, whose new monitor receives it.
     #expect(phone.simulation.log.entries(source: "region", event: "decided").isEmpty)
@@ -181,7 +181,7 @@ private func eastbound(speed: Double) -> (SimTime) -> Coordinate? {
     try phone.simulation.run(until: .seconds(300))
     #expect(log.states == ["tokyo:satisfied"])
     // Evaluated inside at 0 s, 10 s and 20 s: the dwell is done at 20 s, plus the latency.
-    #expect(log.events.first?.time == .seconds(30))
+    #expect(log.events.first?.time == .seconds(22))
   }
 
   @Test func anAssumedStateTheEvaluationConfirmsIsQuiet() throws {

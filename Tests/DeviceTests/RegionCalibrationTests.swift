@@ -4,36 +4,48 @@ import Testing
 
 @testable import Device
 
-/// The region engine with the realistic sensor, against the published field measurements
-/// (docs/DEVICE.md): walking entries of small fences mostly detected within about 30 s, about
-/// 80–90 % detected overall, some triggers early and far from the fence, exits minutes late.
+/// What region monitoring decides from the positioning sources the phone has (docs/DEVICE.md):
+/// quick, reliable entries where Wi-Fi locates the phone, misses and far-off triggers where only
+/// cell positions do, blindness in outages and without a network unless the app's own GNSS
+/// updates run, and exits only when the whole uncertainty lies outside.
 @Suite struct RegionCalibrationTests {
   struct Outcome {
+    var trials = 0
     var detected = 0
+    /// Delivery time minus the true crossing of the fence's boundary, sorted.
     var entryLatencies: [Double] = []
     var exitLatencies: [Double] = []
+    var rate: Double { Double(detected) / Double(trials) }
+    var medianEntry: Double { entryLatencies[entryLatencies.count / 2] }
   }
 
-  /// `trials` straight walks through a fence centred on Tokyo Station, one seed each.
-  func walk(radius: Double, speed: Double = 1.4, trials: Int) throws -> Outcome {
-    var outcome = Outcome()
-    let start = -1_500.0
-    let duration = -2 * start / speed
+  /// `trials` straight walks east through a fence centred on Tokyo Station, one seed each,
+  /// from `approach` metres west to as far east.
+  func walk(
+    radius: Double, speed: Double = 1.4, approach: Double = 1_500, trials: Int,
+    sensor: SensorParameters = .init(), environment: SensorEnvironment? = nil,
+    connected: Bool = true, updates: Bool = false
+  ) throws -> Outcome {
+    var outcome = Outcome(trials: trials)
+    let duration = 2 * approach / speed
     for trial in 0..<trials {
       let samples = [
-        TrajectorySample(time: .zero, coordinate: offset(start)),
-        TrajectorySample(time: .seconds(duration), coordinate: offset(-start)),
+        TrajectorySample(time: .zero, coordinate: offset(-approach)),
+        TrajectorySample(time: .seconds(duration), coordinate: offset(approach)),
       ]
-      let (phone, latest) = try realisticPhone(seed: UInt64(trial), samples: samples) {
-        manager, _ in
+      let (phone, latest) = try realisticPhone(
+        seed: UInt64(trial), samples: samples, sensor: sensor, environment: environment
+      ) { manager, _ in
         manager.requestAlwaysAuthorization()
         manager.startMonitoring(
           for: CircularRegion(center: tokyoStation, radius: radius, identifier: "fence"))
+        if updates { manager.startUpdatingLocation() }
       }
+      phone.isConnected = connected
       try phone.simulation.run(until: .seconds(duration))
       let app = try #require(latest())
-      let trueEntry = (-start - radius) / speed
-      let trueExit = (-start + radius) / speed
+      let trueEntry = (approach - radius) / speed
+      let trueExit = (approach + radius) / speed
       if let entry = app.events.first(where: { $0.what == "enter:fence" }) {
         outcome.detected += 1
         outcome.entryLatencies.append(entry.time.seconds - trueEntry)
@@ -47,19 +59,86 @@ import Testing
     return outcome
   }
 
-  func median(_ values: [Double]) -> Double { values[values.count / 2] }
-
-  @Test func walkingThroughASixtyMetreFenceIsMostlyDetectedWithinHalfAMinute() throws {
-    let outcome = try walk(radius: 60, trials: 120)
-    let rate = Double(outcome.detected) / 120
-    #expect(rate >= 0.75 && rate <= 0.95, "detection rate \(rate)")
-    #expect(
-      median(outcome.entryLatencies) <= 30, "median latency \(median(outcome.entryLatencies))")
+  @Test func walkingThroughASixtyMetreFenceInTheCityIsDetectedMostlyWithinHalfAMinute() throws {
+    // Radius Networks 2015 [3P]: most triggers within 30 s of crossing a 60 m fence.
+    let outcome = try walk(radius: 60, trials: 40)
+    #expect(outcome.rate >= 0.9, "detection rate \(outcome.rate)")
+    #expect(outcome.medianEntry <= 30, "median latency \(outcome.medianEntry)")
   }
 
-  @Test func someTriggersComeEarlyAndExitsComeMinutesLate() throws {
-    let outcome = try walk(radius: 100, trials: 120)
-    #expect(outcome.entryLatencies.first! < 0)
-    #expect(median(outcome.exitLatencies) >= 60)
+  @Test func withOnlyCellPositionsSmallFencesAreMissedAndLargerOnesTriggeredFarAway() throws {
+    var countryside = SensorParameters()
+    countryside.wifiCoverage = 0
+    // A cell's point lies within 100 m of the fence's centre for a few cells in a hundred.
+    let small = try walk(radius: 60, trials: 40, sensor: countryside)
+    #expect(small.rate < 0.2, "detection rate \(small.rate)")
+    // For a 300 m fence it often does, wherever in the cell the walker is: some entries come
+    // minutes before or after the walker reaches the fence (Radius Networks saw triggers about
+    // 1 km from a fence [3P]).
+    let large = try walk(radius: 300, trials: 40, sensor: countryside)
+    let far = large.entryLatencies.filter { abs($0) > 100 }
+    #expect(!far.isEmpty, "rate \(large.rate) entry latencies \(large.entryLatencies)")
+  }
+
+  @Test func inAnOutageAndWithoutANetworkThePhoneIsBlindUnlessTheAppRunsGNSS() throws {
+    let context = GEOSContext()
+    let tunnel = try GeographicShapes.circle(
+      center: tokyoStation, radiusMeters: 800, context: context)
+    let environment = try SensorEnvironment(areas: [(.outage, tunnel)], context: context)
+    #expect(try walk(radius: 150, trials: 10, environment: environment).detected == 0)
+    let offline = try walk(radius: 150, trials: 10, connected: false)
+    #expect(offline.detected == 0)
+    // The app's 1 Hz GNSS fixes reach region monitoring: the entry comes after about the dwell.
+    let gnss = try walk(radius: 150, trials: 10, connected: false, updates: true)
+    #expect(gnss.detected == 10)
+    #expect(gnss.entryLatencies.allSatisfy { (15...40).contains($0) }, "\(gnss.entryLatencies)")
+  }
+
+  @Test func underGroundOnlyTheServingCellLocatesThePhone() throws {
+    let context = GEOSContext()
+    let line = try GeographicShapes.circle(
+      center: tokyoStation, radiusMeters: 3_000, context: context)
+    let environment = try SensorEnvironment(areas: [(.underground, line)], context: context)
+    let outcome = try walk(
+      radius: 300, speed: 10, approach: 2_000, trials: 20, environment: environment)
+    let city = try walk(radius: 300, speed: 10, approach: 2_000, trials: 20)
+    #expect(city.detected == 20)
+    #expect(outcome.detected < 20, "detected \(outcome.detected) of 20 underground")
+  }
+
+  @Test func anExitComesOnlyWhenThePositionsWholeUncertaintyIsOutside() throws {
+    let outcome = try walk(radius: 100, trials: 20)
+    // 200 m past the boundary at walking pace is about 140 s, plus the looks and the dwell;
+    // the Wi-Fi position's error brings some forward.
+    #expect(outcome.exitLatencies.count == 20)
+    #expect(outcome.exitLatencies.allSatisfy { $0 >= 60 }, "\(outcome.exitLatencies)")
+    #expect(outcome.exitLatencies[10] >= 120, "\(outcome.exitLatencies)")
+  }
+
+  @Test func anArrivalThePhoneDidNotSeeComingWaitsForTheIdleLook() throws {
+    // No cell change announces the fence (one cell covers the whole drive) and no region is
+    // near at the looks: the phone looks every idle interval (180 s) until it finds itself
+    // inside, then every 10 s for the dwell.
+    var oneCell = SensorParameters()
+    oneCell.cellSpacing = 100_000
+    var unannounced = PhoneParameters()
+    unannounced.regionMonitoring.nearDistance = 0
+    let (phone, latest) = try realisticPhone(
+      seed: 3,
+      samples: [
+        TrajectorySample(time: .zero, coordinate: offset(-3_000)),
+        TrajectorySample(time: .seconds(300), coordinate: offset(0)),
+        TrajectorySample(time: .seconds(1_000), coordinate: offset(0)),
+      ], sensor: oneCell, phone: unannounced
+    ) { manager, _ in
+      manager.requestAlwaysAuthorization()
+      manager.startMonitoring(
+        for: CircularRegion(center: tokyoStation, radius: 100, identifier: "fence"))
+    }
+    try phone.simulation.run(until: .seconds(1_000))
+    let entry = try #require(latest()?.events.first { $0.what == "enter:fence" })
+    // Truly inside from 290 s; the looks at 0 and 180 s find it 3 and 1.2 km away, the one at
+    // 360 s inside, and the dwell ends at the look at 380 s.
+    #expect(entry.time >= .seconds(380) && entry.time <= .seconds(400), "\(entry.time)")
   }
 }

@@ -19,12 +19,14 @@ import Testing
         let estimate = try Geodesic.wgs84.direct(
           from: center, azimuth: random.uniform(0, 360), distance: random.uniform(0, 3_000)
         ).coordinate
-        let slow = monitor.observedState(of: region, estimate: estimate)
+        // GNSS, Wi-Fi and cell accuracies: the last two beyond the hysteresis.
+        let accuracy = [5.0, 65, 300, 1_000][checked % 4]
+        let slow = monitor.observedState(of: region, estimate: estimate, accuracy: accuracy)
         var fast: RegionState?? = .none
         let single = RegionMonitor(parameters: RegionMonitoringParameters())
         single.watch(region, owner: .app)
         // The first evaluation adopts the fast path's answer as the believed state.
-        single.evaluate(estimate: estimate, now: .zero) { _, _, _ in }
+        single.evaluate(estimate: estimate, accuracy: accuracy, now: .zero) { _, _, _ in }
         let believed = single.watches[0].believed
         fast = believed == .unknown ? .some(nil) : .some(believed)
         #expect(fast == .some(slow), "estimate \(estimate) around \(center)")

@@ -37,8 +37,8 @@ private func monitoringPhone(
     try phone.simulation.run(until: .seconds(400))
     let enter = try #require(app()!.events.first { $0.what == "enter:tokyo" })
     // The estimate crosses the 300 m boundary at t = 170 s; evaluations run every 10 s, so the
-    // dwell of 20 s is complete at t = 200 s, and the entry arrives 10 s later.
-    #expect(enter.time == .seconds(210))
+    // dwell of 20 s is complete at t = 200 s, and the entry arrives 2 s later.
+    #expect(enter.time == .seconds(202))
     let decided = phone.simulation.log.entries(source: "region", event: "decided")
     #expect(decided.first?.time == .seconds(200))
     let names = app()!.names
@@ -54,8 +54,42 @@ private func monitoringPhone(
       })
     try phone.simulation.run(until: .seconds(600))
     let exit = try #require(app()!.events.first { $0.what == "exit:tokyo" })
-    // 500 m past the centre (300 m radius + 200 m) at t = 250 s; dwell to 270 s, latency 60 s.
-    #expect(exit.time == .seconds(330))
+    // 500 m past the centre (300 m radius + 200 m) at t = 250 s; dwell to 270 s, latency 2 s.
+    #expect(exit.time == .seconds(272))
+  }
+
+  @Test func aRegionsTransitionsArriveInTheOrderTheyWereDecided() throws {
+    // An entry slow to arrive and an exit quick to: the exit, decided while the entry is still
+    // on its way, waits for it, so the app never ends outside while the user was last inside
+    // or the other way round.
+    var slowEntries = deterministic()
+    slowEntries.regionMonitoring.entryLatencyMedian = .seconds(100)
+    slowEntries.regionMonitoring.exitLatencyMedian = .seconds(1)
+    let (phone, _, app) = try monitoringPhone(
+      parameters: slowEntries, truth: eastboundThroughTokyo(speed: 10),
+      configure: { $0.startMonitoring(for: self.region) })
+    try phone.simulation.run(until: .seconds(600))
+    let decided = phone.simulation.log.entries(source: "region", event: "decided")
+    #expect(decided.map(\.time) == [.seconds(200), .seconds(270)])
+    let transitions = app()!.events.filter { $0.what == "enter:tokyo" || $0.what == "exit:tokyo" }
+    #expect(transitions.map(\.what) == ["enter:tokyo", "exit:tokyo"])
+    #expect(transitions.map(\.time) == [.seconds(300), .seconds(300)])
+  }
+
+  @Test func anExitOfARegionThatDoesNotNotifyOnExitWakesNoApp() throws {
+    var quiet = region
+    quiet.notifyOnExit = false
+    let (phone, _, app) = try monitoringPhone(
+      truth: eastboundThroughTokyo(speed: 10), configure: { $0.startMonitoring(for: quiet) })
+    try phone.simulation.run(until: .seconds(230))
+    #expect(app()!.names.contains("enter:tokyo"))
+    phone.terminateApp()
+    try phone.simulation.run(until: .seconds(600))
+    // The exit is decided and logged, but generates no notification: no relaunch [A].
+    let exits = phone.simulation.log.entries(source: "region", event: "didExitRegion")
+    #expect(exits.map { $0["notified"] } == [.bool(false)])
+    #expect(!app()!.launchReasons.contains(.location))
+    #expect(phone.appState == .notRunning)
   }
 
   @Test func startingToMonitorWhileInsideFiresNoEntry() throws {

@@ -291,10 +291,10 @@ import Testing
     #expect(Set(fixes.map(\.coordinate)).count <= 4)
   }
 
-  @Test func theCoarseEstimateHasAWiFiSizedErrorAndOccasionalKilometreJumps() throws {
-    var calm = SensorParameters()
-    calm.coarseJumpsPerHour = 0
-    let steady = try model(try still(), parameters: calm)
+  @Test func theCoarseEstimateHasAWiFiSizedErrorAndJumpsOnlyWhenAskedTo() throws {
+    // No published rate for Wi-Fi jumps: off by default.
+    #expect(SensorParameters().coarseJumpsPerHour == 0)
+    let steady = try model(try still())
     var sumSquares = 0.0
     var worstCalm = 0.0
     for step in 0..<10_000 {
@@ -308,7 +308,9 @@ import Testing
     #expect(abs(perAxis - 65 / (-2 * log(0.32)).squareRoot()) < 2)
     #expect(worstCalm < 300)
 
-    let jumpy = try model(try still())
+    var jumping = SensorParameters()
+    jumping.coarseJumpsPerHour = 1
+    let jumpy = try model(try still(), parameters: jumping)
     var far = 0
     var worst = 0.0
     for step in 0..<86_400 / 5 {
@@ -370,5 +372,23 @@ import Testing
         trajectory: try Trajectory([TrajectorySample(time: .zero, coordinate: tokyo)]),
         environment: nil, parameters: parameters, random: RandomStream(seed: 1))
     }
+  }
+
+  /// A phone asked for a fix every microsecond would spend a replay's whole event budget on
+  /// fixes: code that sets the parameters meets the same floor as scenario files.
+  @Test(arguments: [
+    (\SensorParameters.updateInterval, SimDuration(nanoseconds: 1_000)),
+    (\.updateInterval, .zero), (\.updateInterval, .seconds(2e9)),
+    (\.reducedAccuracyInterval, .milliseconds(9)),
+  ])
+  func intervalsBelowTenMillisecondsOrAboveABillionSecondsAreRefused(
+    interval: WritableKeyPath<SensorParameters, SimDuration> & Sendable, value: SimDuration
+  ) throws {
+    var parameters = SensorParameters()
+    parameters[keyPath: interval] = value
+    let error = try #require(throws: DeviceError.self) { try parameters.validate() }
+    #expect(error.message.hasSuffix("must be from 0.01 s to 10⁹ s, got \(value)"))
+    parameters[keyPath: interval] = SensorParameters.minimumInterval
+    try parameters.validate()
   }
 }

@@ -123,6 +123,11 @@ final class LocationService {
     sensor?.coarseEstimate(at: phone.simulation.now)
   }
 
+  /// The position `source` gives region monitoring now, if any.
+  func regionPosition(from source: PositioningSource, connected: Bool) -> Location? {
+    sensor?.regionPosition(at: phone.simulation.now, from: source, connected: connected)
+  }
+
   var hasSensor: Bool { sensor != nil }
 
   /// How often the sensor yields fixes, if the phone has one.
@@ -288,6 +293,11 @@ final class LocationService {
     if state == .suspended || state == .notRunning {
       missedFixWhileSuspended = state == .suspended
       return
+    }
+    // GNSS is on for the app: region monitoring uses its fixes too [A] ("uses Wi-Fi, cellular
+    // and GPS"); Wi-Fi and cell fixes it finds by itself.
+    if fix.horizontalAccuracy >= 0, fix.horizontalAccuracy <= RegionService.gnssAccuracyLimit {
+      phone.regions.observe(fix: fix)
     }
     offer(fix, stale: false)
   }

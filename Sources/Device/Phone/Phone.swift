@@ -206,10 +206,21 @@ public final class Phone {
     authorization.setLocationServices(on)
   }
 
-  /// Turns Airplane mode on or off.
+  /// Turns Airplane mode on or off. Airplane mode also takes the phone off the network
+  /// (``isConnected``).
   public func setAirplaneMode(_ on: Bool) {
     authorization.setAirplaneMode(on)
   }
+
+  /// Whether the phone has a network connection apart from Airplane mode (`false` during an
+  /// outage): Wi-Fi and cell positions need the network to be located [A], so region
+  /// monitoring is blind without one unless the app's own GNSS fixes help. `true` until the
+  /// world says otherwise.
+  public var isConnected: Bool {
+    get { connected && !airplaneMode }
+    set { connected = newValue }
+  }
+  private var connected = true
 
   /// Restricts location for the app (parental controls, a profile), or lifts the restriction.
   public func setRestricted(_ on: Bool) {

@@ -54,37 +54,81 @@ public struct PhoneParameters: Hashable, Sendable {
   public init() {}
 }
 
-/// How the simulated phone decides region entries and exits, calibrated to published
-/// measurements (docs/DEVICE.md has the calibration).
+/// How the simulated phone decides region entries and exits, from the positioning sources it
+/// has at each moment (docs/DEVICE.md has the model and its calibration).
 ///
-/// The phone decides from its own coarse position estimate (Wi-Fi like), not from the true
-/// position: an entry once the estimate is inside the (effective) radius, an exit once it is
-/// ``hysteresis`` beyond it, each after the new state has held for ``dwell``; the transition is
-/// then delivered after a log-normal latency, or missed with ``missProbability``.
+/// The phone looks for a low-power position every ``evaluationInterval`` while a watched region
+/// is within ``nearDistance`` of where it last found itself, and every ``idleInterval``
+/// otherwise: a Wi-Fi position where access points locate it, else its serving cell's, and none
+/// without a network connection, underground without cell coverage or in an outage [A]; every
+/// GNSS fix the app's own location updates produce is used too. An entry needs a position
+/// within the (effective) radius, an exit one whose whole uncertainty lies past the radius
+/// plus ``hysteresis``; each after the new state has held for ``dwell``. A decided transition
+/// is delivered after a short log-normal delay, in the order the region's transitions were
+/// decided, or missed with ``missProbability``.
 public struct RegionMonitoringParameters: Hashable, Sendable {
-  /// How often the coarse estimate is re-evaluated: 10 s [?].
+  /// How often the phone looks for a position while a region is near: every 10 s [?].
   public var evaluationInterval = SimDuration.seconds(10)
+  /// How often it looks while none is: every 180 s [?], so that an entry that is not
+  /// anticipated takes a few minutes, as Apple's "within 3 to 5 minutes on average, if not
+  /// sooner" describes [A].
+  public var idleInterval = SimDuration.seconds(180)
+  /// How close, in metres beyond its radius and the last position's accuracy, a region counts
+  /// as near: 1000 m [?].
+  public var nearDistance = 1_000.0
   /// Distance past the boundary before an exit counts: 200 m [A] ("for testing purposes, you
-  /// can assume that the minimum distance is approximately 200 meters"). Entries count at the
-  /// boundary itself: going 200 m inwards is impossible for the small fences apps use, and with
-  /// it walking detection falls far below the measured 82.5 % (docs/DEVICE.md).
+  /// can assume that the minimum distance is approximately 200 meters"), or the position's
+  /// accuracy when that is larger (a cell position must lie wholly outside) [?]. Entries count
+  /// at the boundary itself: going 200 m inwards is impossible for the small fences apps use.
   public var hysteresis = 200.0
   /// Time the device must stay past the boundary: 20 s [A].
   public var dwell = SimDuration.seconds(20)
   /// Radii below this act as this: 100 m [3P].
   public var minimumEffectiveRadius = 100.0
-  /// Median delay from the decision to the delivery of an entry: 10 s [3P] (Radius Networks
-  /// 2015: most triggers within 30 s).
-  public var entryLatencyMedian = SimDuration.seconds(10)
-  /// Median delay for an exit: 60 s [3P] (openradar 17064346: an exit seen ~190 s late).
-  public var exitLatencyMedian = SimDuration.seconds(60)
-  /// Spread of the latency's logarithm: 0.9 [?], giving a long tail of minutes as Apple's
-  /// "within 3 to 5 minutes on average, if not sooner" allows [A].
-  public var latencySigma = 0.9
-  /// Probability that a decided transition is never delivered: 0.1 [3P] (with the misses the
-  /// dwell and hysteresis cause, about the 82.5 % detection of Shevchenko & Reips 2024).
-  public var missProbability = 0.1
+  /// Median delay from the decision to the delivery of an entry: 2 s [?]; the time to a
+  /// decision already comes from how often positions are found.
+  public var entryLatencyMedian = SimDuration.seconds(2)
+  /// Median delay from the decision to the delivery of an exit: 2 s [?].
+  public var exitLatencyMedian = SimDuration.seconds(2)
+  /// Spread of the delay's logarithm: 0.5 [?].
+  public var latencySigma = 0.5
+  /// Probability that a decided transition is never delivered: 0 [?], a residual term for a
+  /// device profile to set; misses follow from the positions the phone has.
+  public var missProbability = 0.0
 
-  /// The calibrated defaults.
+  /// The defaults.
   public init() {}
+
+  /// Checks that every parameter is in its domain.
+  ///
+  /// - Throws: ``DeviceError`` with code ``DeviceErrorCode/invalidArgument`` naming the first
+  ///   parameter out of range.
+  public func validate() throws {
+    func require(_ condition: Bool, _ name: String, _ value: Any, _ domain: String) throws {
+      guard condition else {
+        throw DeviceError(.invalidArgument, "\(name) must be \(domain), got \(value)")
+      }
+    }
+    let intervals = SensorParameters.minimumInterval...SensorParameters.maximumInterval
+    for (name, value) in [
+      ("evaluationInterval", evaluationInterval), ("idleInterval", idleInterval),
+    ] {
+      try require(intervals.contains(value), name, value, "from 0.01 s to 10⁹ s")
+    }
+    for (name, value) in [
+      ("nearDistance", nearDistance), ("hysteresis", hysteresis),
+      ("minimumEffectiveRadius", minimumEffectiveRadius),
+    ] {
+      try require(value.isFinite && (0...100_000).contains(value), name, value, "0 to 100000 m")
+    }
+    for (name, value) in [
+      ("dwell", dwell), ("entryLatencyMedian", entryLatencyMedian),
+      ("exitLatencyMedian", exitLatencyMedian),
+    ] {
+      try require(value >= .zero, name, value, "zero or positive")
+    }
+    try require((0...10).contains(latencySigma), "latencySigma", latencySigma, "in [0, 10]")
+    try require(
+      (0...1).contains(missProbability), "missProbability", missProbability, "in [0, 1]")
+  }
 }

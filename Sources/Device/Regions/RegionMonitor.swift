@@ -2,11 +2,12 @@ import Foundation
 import Geo
 import SimKernel
 
-/// The phone's region engine: decides entries and exits from the coarse position estimate.
+/// The phone's region engine: decides entries and exits from the positions the phone finds.
 ///
 /// It watches the app's monitored regions, the regions of location-triggered notifications
-/// (they share one limit [A]) and the circular conditions of the app's `CLMonitor`s. Each evaluation compares the estimate with every
-/// region using ``RegionMonitoringParameters``; a decided transition is handed to the phone,
+/// (they share one limit [A]) and the circular conditions of the app's `CLMonitor`s. Each
+/// evaluation compares a position (GNSS, Wi-Fi or cell, with its accuracy) with every region
+/// using ``RegionMonitoringParameters``; a decided transition is handed to the phone,
 /// which applies latency and misses and delivers it. A region registered while the device is
 /// already inside starts in its observed state without an event [A]; a monitor's condition
 /// starts from the state the app assumed, and its first observed state is decided at once
@@ -142,28 +143,48 @@ final class RegionMonitor {
     return watches.firstIndex { sameKind($0.owner) && $0.region.identifier == identifier }
   }
 
-  /// The distances from the centre within which the estimate counts as inside, and beyond
-  /// which as outside.
-  private func radii(of region: CircularRegion) -> (inner: Double, outer: Double) {
+  /// The distances from the centre within which a position counts as inside, and beyond which
+  /// one of `accuracy` counts as outside (its uncertainty must lie past the radius).
+  private func radii(of region: CircularRegion, accuracy: Double = 0)
+    -> (inner: Double, outer: Double)
+  {
     let radius = max(region.radius, parameters.minimumEffectiveRadius)
-    return (radius, radius + parameters.hysteresis)
+    return (radius, radius + max(parameters.hysteresis, accuracy))
   }
 
-  /// The state the estimate supports for `region`, or `nil` inside the hysteresis band,
-  /// decided by WGS84 geodesic distance.
-  func observedState(of region: CircularRegion, estimate: Coordinate) -> RegionState? {
-    let (inner, outer) = radii(of: region)
+  /// The state a position of `accuracy` metres supports for `region`, or `nil` inside the
+  /// hysteresis band, decided by WGS84 geodesic distance.
+  func observedState(of region: CircularRegion, estimate: Coordinate, accuracy: Double = 0)
+    -> RegionState?
+  {
+    let (inner, outer) = radii(of: region, accuracy: accuracy)
     let d = Geodesic.wgs84.inverse(from: estimate, to: region.center).distance
     if d <= inner { return .inside }
     if d >= outer { return .outside }
     return nil
   }
 
-  /// ``observedState(of:estimate:)`` with a cheap chord comparison first: the same answer, the
-  /// geodesic only near a threshold.
-  private func observedState(of watch: Watch, estimate: Coordinate, unit: UnitVector)
-    -> RegionState?
-  {
+  /// How far, in metres, the nearest watched region's effective boundary is from `estimate`
+  /// (0 inside one), or `nil` when nothing is watched.
+  func distanceToNearestRegion(from estimate: Coordinate) -> Double? {
+    var nearest: Double?
+    for watch in watches {
+      let radius = max(watch.region.radius, parameters.minimumEffectiveRadius)
+      let d = Geodesic.wgs84.inverse(from: estimate, to: watch.region.center).distance
+      nearest = min(nearest ?? .infinity, max(0, d - radius))
+    }
+    return nearest
+  }
+
+  /// ``observedState(of:estimate:accuracy:)`` with a cheap chord comparison first: the same
+  /// answer, the geodesic only near a threshold (or for a position less accurate than the
+  /// hysteresis, whose outer threshold is its own).
+  private func observedState(
+    of watch: Watch, estimate: Coordinate, accuracy: Double, unit: UnitVector
+  ) -> RegionState? {
+    if accuracy > parameters.hysteresis {
+      return observedState(of: watch.region, estimate: estimate, accuracy: accuracy)
+    }
     let t = watch.thresholds
     let dx = unit.x - t.x
     let dy = unit.y - t.y
@@ -175,14 +196,19 @@ final class RegionMonitor {
     return observedState(of: watch.region, estimate: estimate)
   }
 
-  /// Re-evaluates every region against `estimate` at `now`; calls `decided` for each transition
-  /// that has dwelt long enough (its watch as updated, the new state, and the previous one).
+  /// Re-evaluates every region against a position of `accuracy` metres at `now`; calls
+  /// `decided` for each transition that has dwelt long enough (its watch as updated, the new
+  /// state, and the previous one).
   func evaluate(
-    estimate: Coordinate, now: SimTime, decided: (Watch, RegionState, RegionState) -> Void
+    estimate: Coordinate, accuracy: Double, now: SimTime,
+    decided: (Watch, RegionState, RegionState) -> Void
   ) {
     let unit = unitVector(estimate)
     for i in watches.indices {
-      guard let observed = observedState(of: watches[i], estimate: estimate, unit: unit) else {
+      guard
+        let observed = observedState(
+          of: watches[i], estimate: estimate, accuracy: accuracy, unit: unit)
+      else {
         watches[i].candidate = nil
         continue
       }

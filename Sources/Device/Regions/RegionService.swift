@@ -11,6 +11,15 @@ final class RegionService {
   private unowned(unsafe) let phone: Phone
   private let monitor: RegionMonitor
   private lazy var ticker = phone.simulation.makeTimer { [unowned(unsafe) self] in self.tick() }
+  /// Whether a watched region was near the last position the phone found (so it looks again
+  /// soon), and when each registration's last transition is to be delivered (so that a
+  /// region's transitions arrive in the order they were decided).
+  private var isNear = true
+  private var lastDelivery: [Int: SimTime] = [:]
+  /// The serving cell's position at the last tick, and when the phone last looked for a
+  /// position of its own (a Wi-Fi scan).
+  private var lastCell: Location?
+  private var lastLook: SimTime?
 
   init(phone: Phone) {
     self.phone = phone
@@ -85,8 +94,11 @@ final class RegionService {
       return
     }
     var state = watch.believed
-    if state == .unknown, let estimate = phone.location.coarseEstimate() {
-      state = monitor.observedState(of: region, estimate: estimate.coordinate) ?? .unknown
+    if state == .unknown, let position = position() {
+      state =
+        monitor.observedState(
+          of: region, estimate: position.coordinate, accuracy: position.horizontalAccuracy)
+        ?? .unknown
     }
     phone.record(RegionEvent.didDetermineState(identifier: region.identifier, state: state))
     phone.location.call(manager) {
@@ -160,27 +172,72 @@ final class RegionService {
   /// Starts evaluating at once when there is something to watch; stops when there is not.
   private func rearm() {
     if needsTicks, !ticker.isArmed {
+      isNear = true
+      lastLook = nil
       checkedScheduling { try ticker.arm(after: .zero) }
     } else if !needsTicks {
       ticker.cancel()
     }
   }
 
+  /// Every `evaluationInterval`: the serving cell comes for free, and a change of cell tells
+  /// the phone it moved, so it checks whether a region is near [?]; it looks for a position of
+  /// its own (a Wi-Fi scan, else the cell's) when a region is near, and every `idleInterval`
+  /// otherwise.
   private func tick() {
-    step()
+    let p = phone.parameters.regionMonitoring
+    let now = phone.simulation.now
+    let cell = phone.location.regionPosition(from: .cell, connected: phone.isConnected)
+    if let cell, cell.coordinate != lastCell?.coordinate {
+      isNear = isNear || near(cell)
+    }
+    lastCell = cell
+    if isNear || lastLook.map({ now - $0 >= p.idleInterval }) ?? true {
+      lastLook = now
+      if let position = position(cell: cell) { evaluate(position) }
+    }
     if needsTicks {
-      checkedScheduling {
-        try ticker.arm(after: phone.parameters.regionMonitoring.evaluationInterval)
-      }
+      checkedScheduling { try ticker.arm(after: p.evaluationInterval) }
     }
   }
 
-  private func step() {
-    guard let estimate = phone.location.coarseEstimate() else { return }
-    monitor.evaluate(estimate: estimate.coordinate, now: phone.simulation.now) {
+  /// The low-power position the phone can find now: Wi-Fi where access points locate it,
+  /// else its serving cell's (`cell`, already read); none without a network connection or in
+  /// an outage [A].
+  private func position(cell: Location?) -> Location? {
+    phone.location.regionPosition(from: .wifi, connected: phone.isConnected) ?? cell
+  }
+
+  /// The position the phone can find now, for `requestState(for:)`.
+  private func position() -> Location? {
+    position(cell: phone.location.regionPosition(from: .cell, connected: phone.isConnected))
+  }
+
+  /// Whether a watched region's effective boundary lies within `nearDistance` of `position`,
+  /// beyond its accuracy.
+  private func near(_ position: Location) -> Bool {
+    let p = phone.parameters.regionMonitoring
+    let distance = monitor.distanceToNearestRegion(from: position.coordinate) ?? .infinity
+    return distance <= p.nearDistance + max(0, position.horizontalAccuracy)
+  }
+
+  /// The worst accuracy of a fix that comes from GNSS (urban-canyon GNSS is 30 m; Wi-Fi 65 m).
+  static let gnssAccuracyLimit = 50.0
+
+  /// A GNSS fix the app's location updates produced: region monitoring uses it as it comes.
+  func observe(fix: Location) {
+    guard monitor.count > 0, fix.horizontalAccuracy >= 0 else { return }
+    evaluate(fix)
+  }
+
+  private func evaluate(_ position: Location) {
+    let coordinate = position.coordinate
+    let accuracy = position.horizontalAccuracy
+    monitor.evaluate(estimate: coordinate, accuracy: accuracy, now: phone.simulation.now) {
       watch, state, previous in
-      decided(watch, state: state, previous: previous, estimate: estimate)
+      decided(watch, state: state, previous: previous, estimate: position)
     }
+    isNear = near(position)
   }
 
   /// A transition was decided: log it, then deliver it after the latency unless it is missed.
@@ -220,9 +277,15 @@ final class RegionService {
     let latency = SimDuration.seconds(
       phone.random.logNormal(median: median.seconds, sigma: p.latencySigma))
     let registration = watch.registration
+    // A region's transitions arrive in the order they were decided: one decided while the
+    // previous is still on its way waits for it [?] (iOS queues a region's events).
+    let now = phone.simulation.now
+    let at = max(now + latency, lastDelivery[registration] ?? now)
+    lastDelivery[registration] = at
     checkedScheduling {
-      try phone.simulation.schedule(after: latency) { [weak self] in
+      try phone.simulation.schedule(at: at) { [weak self] in
         guard let self, self.monitor.isCurrent(registration) else { return }
+        if self.lastDelivery[registration] == at { self.lastDelivery[registration] = nil }
         self.deliver(watch, state: state)
       }
     }
@@ -249,13 +312,19 @@ final class RegionService {
       phone.record(RegionEvent.suppressed(identifier: region.identifier, cause: cause))
       return
     }
-    authorization.resolveProvisionalAlwaysIfNeeded()
-    phone.process.wakeForLocationEvent()
     let notify = state == .inside ? region.notifyOnEntry : region.notifyOnExit
+    if notify {
+      authorization.resolveProvisionalAlwaysIfNeeded()
+      phone.process.wakeForLocationEvent()
+    }
     phone.record(
       state == .inside
         ? RegionEvent.didEnterRegion(identifier: region.identifier, notified: notify)
         : RegionEvent.didExitRegion(identifier: region.identifier, notified: notify))
+    // Without the notify flag the transition generates no notification [A]: the app is not
+    // woken or launched for it; a running app still hears the new state [?].
+    guard notify || phone.process.state == .foreground || phone.process.state == .background
+    else { return }
     phone.location.callEachManager { m in
       m.delegate?.locationManager(m, didDetermineState: state, for: region)
       guard notify else { return }

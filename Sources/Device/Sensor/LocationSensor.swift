@@ -11,6 +11,18 @@ public enum SensorReading: Hashable, Sendable {
   case silent
 }
 
+/// A positioning source the phone's region monitoring can work from [A]: "region monitoring
+/// uses Wi-Fi, cellular and GPS" when it is available, and "requires network connectivity" for
+/// the first two (Apple, Location and Maps Programming Guide).
+public enum PositioningSource: String, Hashable, Sendable, CaseIterable {
+  /// Satellites: only while something keeps GNSS on (an app running location updates).
+  case gnss
+  /// Nearby Wi-Fi access points, located with the network's help.
+  case wifi
+  /// The serving cell tower, located with the network's help.
+  case cell
+}
+
 /// The source of the phone's positions: precise fixes for location updates and a coarse
 /// estimate for region monitoring. ``SensorModel`` is the realistic one; tests may supply their
 /// own.
@@ -20,8 +32,14 @@ public protocol LocationSensor: AnyObject {
   /// The fix at `time` for the given desired accuracy (and approximate location when
   /// `reducedAccuracy`).
   func reading(at time: SimTime, desiredAccuracy: Double, reducedAccuracy: Bool) -> SensorReading
-  /// The coarse (cell / Wi-Fi like) position estimate at `time` that region monitoring uses.
+  /// The coarse (Wi-Fi like) position estimate at `time` that significant changes and visits use.
   func coarseEstimate(at time: SimTime) -> Location?
+  /// The position `source` gives region monitoring at `time`, or `nil` when that source has
+  /// nothing there and then (no access points, no cell coverage, no network to locate them,
+  /// before the trajectory starts). `connected` tells whether the phone has a network
+  /// connection; `.gnss` is not asked for (GNSS positions come from the app's own fixes).
+  func regionPosition(at time: SimTime, from source: PositioningSource, connected: Bool)
+    -> Location?
   /// Where the phone truly is at `time`, for what iOS detects from all its sensors together
   /// over minutes (visits), or `nil` when it has no position.
   func truePosition(at time: SimTime) -> Coordinate?
@@ -45,6 +63,14 @@ extension LocationSensor {
       coordinate: location.coordinate, altitude: location.altitude,
       horizontalAccuracy: max(location.horizontalAccuracy, LocationAccuracy.reduced),
       timestamp: location.timestamp)
+  }
+
+  /// For a sensor with no positioning sources of its own: the coarse estimate as a Wi-Fi
+  /// position wherever the phone is connected, and no cell positions.
+  public func regionPosition(at time: SimTime, from source: PositioningSource, connected: Bool)
+    -> Location?
+  {
+    source == .wifi && connected ? coarseEstimate(at: time) : nil
   }
 
   /// Unknown by default: clients fall back to the fixes' speed.

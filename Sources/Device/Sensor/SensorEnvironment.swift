@@ -14,8 +14,14 @@ public enum EnvironmentKind: Int, Hashable, Sendable, CaseIterable, Comparable,
   case urbanCanyon = 1
   /// Inside a building: no usable GNSS, positions come from Wi-Fi [?].
   case indoor = 2
-  /// Tunnels and underground: CoreLocation goes silent, with no update and no error [3P].
-  case outage = 3
+  /// Underground (a subway line, an underground station): no GNSS, so location updates go
+  /// silent as in an outage [3P], but the serving cell still locates the phone for region
+  /// monitoring where the line has mobile coverage (all of Tokyo's subway has had it since
+  /// 2013 [3P]); no Wi-Fi positions [?].
+  case underground = 3
+  /// Tunnels and dead zones: nothing locates the phone; CoreLocation goes silent, with no update
+  /// and no error [3P], and region monitoring is blind.
+  case outage = 4
 
   /// Whether `a` has lower precedence than `b`.
   public static func < (a: EnvironmentKind, b: EnvironmentKind) -> Bool {
@@ -28,6 +34,7 @@ public enum EnvironmentKind: Int, Hashable, Sendable, CaseIterable, Comparable,
     case .openSky: "openSky"
     case .urbanCanyon: "urbanCanyon"
     case .indoor: "indoor"
+    case .underground: "underground"
     case .outage: "outage"
     }
   }

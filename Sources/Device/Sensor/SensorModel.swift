@@ -67,6 +67,9 @@ public final class SensorModel: LocationSensor {
   private var cursor = Trajectory.Cursor()
   private var coarseCursor = Trajectory.Cursor()
   private var truthCursor = Trajectory.Cursor()
+  private var regionCursor = Trajectory.Cursor()
+  private let cellTowers: CellGrid
+  private let wifiTiles: CellGrid
   private var gnssError: GaussMarkovProcess
   private var wifiError: GaussMarkovProcess
   private var cellError: GaussMarkovProcess
@@ -113,6 +116,8 @@ public final class SensorModel: LocationSensor {
       meanDuration: parameters.coarseJumpMeanDuration, distance: parameters.coarseJumpDistance,
       random: random.split("coarse.jumps"))
     invalidRandom = random.split("invalid")
+    cellTowers = CellGrid(spacing: parameters.cellSpacing, random: random.split("cells"))
+    wifiTiles = CellGrid(spacing: 250, random: random.split("wifi.tiles"))
     velocityRandom = random.split("velocity")
     let sigma = SensorParameters.standardDeviation(forAccuracy:)
     gnssOpenSkySigma = sigma(parameters.gnssOpenSkyAccuracy)
@@ -138,7 +143,7 @@ public final class SensorModel: LocationSensor {
     let place = truth.coordinate
     let kind =
       environment?.kind(longitude: place.longitude, latitude: place.latitude) ?? .openSky
-    if kind == .outage { return .silent }
+    if kind >= .underground { return .silent }
     if reducedAccuracy { return approximateReading(truth, at: time) }
 
     let t = time.nanoseconds
@@ -220,6 +225,46 @@ public final class SensorModel: LocationSensor {
       altitude: truth.altitude, horizontalAccuracy: parameters.coarseAccuracy, timestamp: time)
   }
 
+  /// The position `source` gives region monitoring at `time`: Wi-Fi and cell need the network
+  /// (`connected`) to be located [A].
+  ///
+  /// - Wi-Fi: the coarse estimate (``coarseEstimate(at:)``), where there are access points: in
+  ///   urban canyons and buildings, and on the share ``SensorParameters/wifiCoverage`` of
+  ///   open-sky tiles; not underground or in outages.
+  /// - Cell: the serving cell's reference point, reported with the accuracy
+  ///   ``SensorParameters/cellSpacing``; everywhere but in outages.
+  /// - GNSS: `nil`; GNSS positions reach region monitoring from the app's fixes.
+  public func regionPosition(at time: SimTime, from source: PositioningSource, connected: Bool)
+    -> Location?
+  {
+    guard connected, source != .gnss,
+      let truth = trajectory.fastState(at: time, cursor: &regionCursor)
+    else { return nil }
+    let place = truth.coordinate
+    let kind = environment?.kind(longitude: place.longitude, latitude: place.latitude) ?? .openSky
+    switch source {
+    case .wifi:
+      guard kind < .underground, kind != .openSky || hasWifi(at: place) else { return nil }
+      return coarseEstimate(at: time)
+    case .cell:
+      guard kind != .outage else { return nil }
+      return Location(
+        coordinate: cellTowers.position(serving: place), altitude: truth.altitude,
+        horizontalAccuracy: parameters.cellSpacing, timestamp: time)
+    case .gnss:
+      return nil
+    }
+  }
+
+  /// Whether the open-sky tile of `place` has Wi-Fi access points.
+  private func hasWifi(at place: Coordinate) -> Bool {
+    let coverage = parameters.wifiCoverage
+    if coverage >= 1 { return true }
+    if coverage <= 0 { return false }
+    var tile = wifiTiles.tile(of: place).random
+    return tile.nextUnit() < coverage
+  }
+
   /// The true position at `time` (the trajectory's), or `nil` before the trajectory starts. It
   /// reads the trajectory with its own cursor, so it does not disturb the other readings.
   public func truePosition(at time: SimTime) -> Coordinate? {
@@ -289,5 +334,63 @@ public final class SensorModel: LocationSensor {
         self = .gnss
       }
     }
+  }
+}
+
+/// A grid of nearly square tiles of a given spacing in metres (rows of latitude, each cut into
+/// columns of the same width in metres), each with its own fixed random numbers: the serving
+/// cells of cell positioning and the tiles of Wi-Fi coverage.
+struct CellGrid {
+  let spacing: Double
+  private let seed: UInt64
+  private static let metresPerDegree = 111_320.0
+
+  init(spacing: Double, random: RandomStream) {
+    self.spacing = spacing
+    var random = random
+    seed = random.next()
+  }
+
+  /// One tile: its row and column, and a random stream that only it has.
+  struct Tile {
+    var row: Int64
+    var column: Int64
+    var random: RandomStream
+  }
+
+  func tile(of place: Coordinate) -> Tile {
+    let height = spacing / Self.metresPerDegree
+    let row = (place.latitude / height).rounded(.down)
+    let width = columnWidth(row: row)
+    let column = ((place.longitude + 180) / width).rounded(.down)
+    let r = Int64(row)
+    let c = Int64(column)
+    // SplitMix-style mixing of the seed with the tile's indices.
+    var key = seed ^ (UInt64(bitPattern: r) &* 0x9E37_79B9_7F4A_7C15)
+    key ^= UInt64(bitPattern: c) &* 0xC2B2_AE3D_27D4_EB4F
+    key = (key ^ (key >> 31)) &* 0x94D0_49BB_1331_11EB
+    return Tile(row: r, column: c, random: RandomStream(seed: key ^ (key >> 29)))
+  }
+
+  /// The width in degrees of longitude of the tiles of `row`: `spacing` metres at the row's
+  /// middle latitude (at most a whole turn near the poles).
+  private func columnWidth(row: Double) -> Double {
+    let height = spacing / Self.metresPerDegree
+    let middle = min(89.9, abs((row + 0.5) * height))
+    return min(360, spacing / (Self.metresPerDegree * cos(middle * .pi / 180)))
+  }
+
+  /// The reference point of the cell that serves `place`: the tile's centre moved by a fixed
+  /// offset of σ = spacing / 4 per axis, so that neighbouring cells' points are not a lattice.
+  func position(serving place: Coordinate) -> Coordinate {
+    var tile = tile(of: place)
+    let height = spacing / Self.metresPerDegree
+    let width = columnWidth(row: Double(tile.row))
+    let latitude = min(90, max(-90, (Double(tile.row) + 0.5) * height))
+    let longitude = (Double(tile.column) + 0.5) * width - 180
+    let centre =
+      (try? Coordinate(latitude: latitude, longitude: longitude)) ?? place
+    let (east, north) = (tile.random.normal(), tile.random.normal())
+    return MetricOffset.apply(east: east * spacing / 4, north: north * spacing / 4, to: centre)
   }
 }

@@ -81,15 +81,28 @@ public struct SensorParameters: Hashable, Sendable {
   public var coarseAccuracy = 65.0
   /// Correlation time of the coarse estimate's error: 120 s [?].
   public var coarseCorrelationTime: SimDuration = .seconds(120)
-  /// How many times per hour, on average, the coarse estimate jumps far off: 1 [?]. Field tests
-  /// saw some region triggers about 1 km from the fence [3P Radius Networks 2015]. 0 disables
-  /// jumps.
-  public var coarseJumpsPerHour = 1.0
+  /// How many times per hour, on average, the coarse estimate jumps far off: 0, off by default.
+  /// Wi-Fi positions do jump (a moved access point), but no published rate exists, and a jump
+  /// while the user sits still makes a phantom exit and entry that no field test reports [?];
+  /// the triggers about 1 km from a fence that Radius Networks saw [3P] come from cell
+  /// positions where Wi-Fi is sparse (``wifiCoverage``). Set a rate to study jumps.
+  public var coarseJumpsPerHour = 0.0
   /// How long a jump lasts on average (exponentially distributed): 60 s [?].
   public var coarseJumpMeanDuration: SimDuration = .seconds(60)
   /// How far a jump moves the coarse estimate, in metres, uniformly distributed: 300–1000 m
   /// [3P Radius Networks 2015] [?].
   public var coarseJumpDistance: ClosedRange<Double> = 300...1_000
+
+  /// The share of open-sky ground where Wi-Fi access points locate the phone: 1, everywhere
+  /// (the cities the reference apps run in) [?]. Urban canyons and buildings always have them;
+  /// underground and in outages there are none. Coverage is decided per 250 m tile, so a place
+  /// keeps it; 0 is the countryside, where region monitoring falls back to cell positions.
+  public var wifiCoverage = 1.0
+  /// The spacing of serving cells, in metres: 1000 [?] (urban macro cells are 0.5–2 km apart
+  /// [3P]). A cell position is the serving cell's reference point — a point of a grid of this
+  /// spacing with a fixed offset per cell — reported with this accuracy, and stays the same
+  /// while the phone stays in the cell. Rural cells are several kilometres apart.
+  public var cellSpacing = 1_000.0
 
   /// The defaults above.
   public init() {}
@@ -106,6 +119,12 @@ public struct SensorParameters: Hashable, Sendable {
     accuracy / (-2 * Foundation.log(1 - accuracyConfidence)).squareRoot()
   }
 
+  /// The shortest ``updateInterval`` and ``reducedAccuracyInterval``: 10 ms. Shorter ones would
+  /// flood a replay with fixes (scenario files have the same floor).
+  public static let minimumInterval = SimDuration.milliseconds(10)
+  /// The longest ``updateInterval`` and ``reducedAccuracyInterval``: 10⁹ s.
+  public static let maximumInterval = SimDuration.seconds(1e9)
+
   /// Checks that every parameter is in its domain.
   ///
   /// - Throws: ``DeviceError`` with code ``DeviceErrorCode/invalidArgument`` naming the first
@@ -118,7 +137,12 @@ public struct SensorParameters: Hashable, Sendable {
     }
     func positive(_ value: Double) -> Bool { value.isFinite && value > 0 }
     func nonNegative(_ value: Double) -> Bool { value.isFinite && value >= 0 }
-    try require(updateInterval > .zero, "updateInterval", updateInterval, "positive")
+    let intervals = Self.minimumInterval...Self.maximumInterval
+    for (name, value) in [
+      ("updateInterval", updateInterval), ("reducedAccuracyInterval", reducedAccuracyInterval),
+    ] {
+      try require(intervals.contains(value), name, value, "from 0.01 s to 10⁹ s")
+    }
     for (name, value) in [
       ("gnssOpenSkyAccuracy", gnssOpenSkyAccuracy),
       ("gnssUrbanCanyonAccuracy", gnssUrbanCanyonAccuracy), ("wifiAccuracy", wifiAccuracy),
@@ -133,7 +157,6 @@ public struct SensorParameters: Hashable, Sendable {
       ("gnssCorrelationTime", gnssCorrelationTime), ("wifiCorrelationTime", wifiCorrelationTime),
       ("cellCorrelationTime", cellCorrelationTime),
       ("coarseCorrelationTime", coarseCorrelationTime),
-      ("reducedAccuracyInterval", reducedAccuracyInterval),
       ("coarseJumpMeanDuration", coarseJumpMeanDuration),
     ] {
       try require(value >= .zero, name, value, "zero or positive")
@@ -150,6 +173,11 @@ public struct SensorParameters: Hashable, Sendable {
     try require(
       positive(reducedAccuracyCellSize) && reducedAccuracyCellSize <= 90,
       "reducedAccuracyCellSize", reducedAccuracyCellSize, "in (0, 90] degrees")
+    try require(
+      (0...1).contains(wifiCoverage), "wifiCoverage", wifiCoverage, "in [0, 1]")
+    try require(
+      positive(cellSpacing) && cellSpacing <= 100_000, "cellSpacing", cellSpacing,
+      "in (0, 100000] metres")
     try require(
       nonNegative(coarseJumpsPerHour), "coarseJumpsPerHour", coarseJumpsPerHour,
       "a finite number ≥ 0")

@@ -137,15 +137,16 @@ func makePhone(
 /// A launched phone with the realistic sensor model following `samples`, whose user grants
 /// While Using at once, running a ``RecordingApp`` set up by `launch`.
 func realisticPhone(
-  seed: UInt64, samples: [TrajectorySample],
+  seed: UInt64, samples: [TrajectorySample], sensor parameters: SensorParameters = .init(),
+  environment: SensorEnvironment? = nil, phone phoneParameters: PhoneParameters = .init(),
   launch: @escaping (LocationManager, Phone) -> Void
 ) throws -> (phone: Phone, app: () -> RecordingApp?) {
   let simulation = Simulation(seed: seed)
   let sensor = try SensorModel(
-    trajectory: try Trajectory(samples), environment: nil,
+    trajectory: try Trajectory(samples), environment: environment, parameters: parameters,
     random: simulation.random.stream("sensor"))
   let phone = Phone(
-    simulation: simulation, geos: GEOSContext(), sensor: sensor,
+    simulation: simulation, geos: GEOSContext(), sensor: sensor, parameters: phoneParameters,
     user: UserScript(answers: [.location: [.allowWhileUsing]]))
   var latest: RecordingApp?
   phone.install {
