@@ -1,5 +1,7 @@
 import Foundation
+import GeoSimTesting
 import JSON
+import ReferenceAppCatalog
 import Replay
 import Testing
 
@@ -198,5 +200,28 @@ private func files(under root: URL) -> [String: Data] {
       r.err.contains(
         "s.scenario.json:7:11: runs: expected a whole number of runs from 1 to 10000, found 0.5"),
       "\(r.err)")
+  }
+}
+
+/// A suite replays a scenario's runs in process with the tool's seeds and verdict.
+@Test func runsReplayedInATestGiveTheToolsVerdictAndShares() throws {
+  let dir = try flakyFolder()
+  let file = dir.appendingPathComponent("s.scenario.json").path
+  let inProcess = try GeoSimTest.replayRuns(file, catalog: .referenceApps, runs: 8)
+  let tool = try geosim(["replay", "s.scenario.json", "--out", "out", "--runs", "8"], in: dir)
+  let report = try json(dir, "out/weather-flaky-link/report.json")
+  #expect(
+    inProcess.verdict.rawValue
+      == (at(report, ["verdict"]).flatMap {
+        if case .string(let s) = $0 { s } else { nil }
+      } ?? ""), "\(tool.err)")
+  let runs = try #require(inProcess.runs)
+  #expect(runs.count == 8)
+  #expect(
+    at(report, ["runs", "rates", .index(0), "held"])
+      == .number(Double(runs.rates[0].share.successes)))
+  #expect(at(report, ["runs", "failed"]) == at(runs.json, ["failed"]))
+  #expect(throws: ScenarioError.self) {
+    try GeoSimTest.replayRuns(file, catalog: .referenceApps, runs: 0)
   }
 }
