@@ -7,7 +7,7 @@ import Replay
 /// their seeds, and — as an example of one run — run 0's analyses (its own report is in
 /// `runs/0/`, every other run's in `runs/<i>/`).
 public struct ScenarioRunsReport {
-  /// The result over the runs (``ReplayResult/init(aggregating:scenario:)``).
+  /// The result over the runs (`ReplayResult.init(aggregating:scenario:)`).
   public let result: ReplayResult
   /// What the run's report needs of this one.
   public let summary: ScenarioSummary
