@@ -62,8 +62,11 @@ public enum GeoSimTest {
   /// the test process.
   ///
   /// - Parameters:
+  ///   - path: the scenario file.
+  ///   - catalog: the apps the scenario may name.
   ///   - runs: replaces the scenario's number of runs (1 to `Scenario.maximumRuns`).
   ///   - seed: replaces the scenario's seed (run 0's).
+  ///   - allowPathsOutsideFolder: whether the scenario's paths may lead outside its folder.
   /// - Throws: `ScenarioError` for a scenario that cannot be read or assembled, or a number of
   ///   runs out of range.
   public static func replayRuns(
