@@ -118,7 +118,15 @@ extension ReplayResult {
     var rates: [RateResult] = []
     if crash == nil && timeout == nil {
       expectations = scenario.expectations.enumerated().map { j, expectation in
-        let results = runs.map { $0.expectations[j] }
+        // Every run that reached its end judged every expectation; one that did not (its
+        // result damaged or from another version of the file) counts as not holding.
+        let results = runs.map { run in
+          j < run.expectations.count
+            ? run.expectations[j]
+            : ExpectationResult(
+              name: expectation.name, kind: expectation.rule.kind, passed: false,
+              message: "not judged in this run")
+        }
         let held = results.filter(\.passed).count
         let firstFailure = results.firstIndex { !$0.passed }
         let kind = expectation.rule.kind

@@ -222,6 +222,18 @@ import Testing
     #expect(result.verdict == .fail)
   }
 
+  @Test func aRunThatJudgedNothingCountsAsNotHolding() {
+    let s = twoExpectations(atLeast: 0.5)
+    var runs = results(s, runs: 4, rings: 4)
+    runs[2].expectations = []
+    let result = ReplayResult(aggregating: runs, scenario: s)
+    #expect(result.expectations.map(\.passed) == [false, true])
+    #expect(
+      result.expectations[0].message.hasSuffix(
+        "run 2 (seed \(s.seed(ofRun: 2))): not judged in this run"))
+    #expect(result.runs?.rates[0].share == Proportion(successes: 3, trials: 4))
+  }
+
   @Test func theRunsRoundTripThroughJSON() throws {
     let s = twoExpectations(atLeast: 0.9)
     let result = ReplayResult(aggregating: results(s, runs: 10, rings: 8), scenario: s)
