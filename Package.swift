@@ -103,7 +103,9 @@ let package = Package(
       dependencies: [
         "geosim", "GeoSimCLI", "GeoSimTesting", "JSON", "ReferenceAppCatalog", "Replay",
         "Reporting",
-      ]),
+      ],
+      // The scenario fixtures are read from the source tree, as a user's would be.
+      exclude: ["Fixtures"]),
     .testTarget(name: "EndToEndTests", dependencies: ["GeoSimTesting"]),
     .testTarget(
       name: "ReportingTests",

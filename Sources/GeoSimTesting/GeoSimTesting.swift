@@ -51,6 +51,47 @@ public enum GeoSimTest {
     return run
   }
 
+  /// Reads the scenario file at `path` and replays it as many times as it asks (`"runs"`, or
+  /// `runs`), in this process, each run with its own seed as `geosim replay` derives them
+  /// (`Scenario.runSeed(_:run:)`), and returns the result over the runs: plain expectations
+  /// must hold in every run, rate expectations in their share of runs
+  /// (`ReplayResult.runs` holds the rates and the runs that did not pass). One run gives that
+  /// run's result, as ``replay(_:catalog:seed:allowPathsOutsideFolder:reports:)`` does.
+  ///
+  /// Unlike the tool, which runs each replay in a worker process, an app that traps here ends
+  /// the test process.
+  ///
+  /// - Parameters:
+  ///   - path: the scenario file.
+  ///   - catalog: the apps the scenario may name.
+  ///   - runs: replaces the scenario's number of runs (1 to `Scenario.maximumRuns`).
+  ///   - seed: replaces the scenario's seed (run 0's).
+  ///   - allowPathsOutsideFolder: whether the scenario's paths may lead outside its folder.
+  /// - Throws: `ScenarioError` for a scenario that cannot be read or assembled, or a number of
+  ///   runs out of range.
+  public static func replayRuns(
+    _ path: String, catalog: AppCatalog, runs: Int? = nil, seed: UInt64? = nil,
+    allowPathsOutsideFolder: Bool = false
+  ) throws -> ReplayResult {
+    var scenario = try Scenario(
+      contentsOf: path, allowPathsOutsideFolder: allowPathsOutsideFolder)
+    if let seed { scenario.seed = seed }
+    if let runs {
+      guard (1...Scenario.maximumRuns).contains(runs) else {
+        throw ScenarioError(
+          file: path, path: "runs",
+          "expected a whole number of runs from 1 to \(Scenario.maximumRuns), found \(runs)")
+      }
+      scenario.runs = runs
+    }
+    let results = try (0..<scenario.runs).map { run in
+      try ScenarioRun(
+        scenario, catalog: catalog, resources: resources, seed: scenario.seed(ofRun: run)
+      ).result
+    }
+    return scenario.runs == 1 ? results[0] : ReplayResult(aggregating: results, scenario: scenario)
+  }
+
   /// Replays the scenario file at `path` at every point of a parameter grid, in this process,
   /// and aggregates the runs as `geosim sweep` does; with `reportsTo`, writes the sweep's
   /// `sweep.json`, `sweep.md`, `sensitivity.svg`, `latency.svg` and `index.html` into that

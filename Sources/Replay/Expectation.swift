@@ -8,11 +8,29 @@ public struct Expectation: Sendable {
   public var name: String
   /// What must hold.
   public var rule: Rule
+  /// In a scenario replayed several times, the share of runs the rule must hold in; `nil`
+  /// for every run.
+  public var rate: Rate?
 
   /// An expectation.
-  public init(name: String, _ rule: Rule) {
+  public init(name: String, _ rule: Rule, rate: Rate? = nil) {
     self.name = name
     self.rule = rule
+    self.rate = rate
+  }
+
+  /// How often an expectation must hold over a scenario's runs (`"rate": {"atLeast": 0.9}`).
+  ///
+  /// It holds when the share of runs in which the rule held is at least ``atLeast``; the
+  /// report gives that share with its 95 % Wilson interval (docs/REPORTS.md).
+  public struct Rate: Sendable, Hashable {
+    /// The least share of runs, above 0 and at most 1.
+    public var atLeast: Double
+
+    /// A rate.
+    public init(atLeast: Double) {
+      self.atLeast = atLeast
+    }
   }
 
   /// A circle on the ground.

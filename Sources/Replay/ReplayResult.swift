@@ -27,6 +27,9 @@ public struct ReplayResult: Sendable, Hashable {
   /// Work the app's code queued that had not run when the run ended (timers, sleeping tasks,
   /// awaited answers, blocks of a suspended app), in the order it was queued.
   public var pendingWork: [PendingAppWork]
+  /// For a scenario replayed several times, what its runs came to (``init(aggregating:scenario:)``);
+  /// `nil` for a single run.
+  public var runs: Runs?
 
   /// A crash of the app model: a trap in its process, reported by the runner.
   public struct Crash: Sendable, Hashable {
@@ -71,6 +74,7 @@ public struct ReplayResult: Sendable, Hashable {
     self.timeout = nil
     self.eventCount = 0
     self.pendingWork = []
+    self.runs = nil
   }
 
   /// Something an importer skipped or noted in a trace file the scenario uses.
@@ -197,6 +201,8 @@ public struct ReplayResult: Sendable, Hashable {
       "pendingWork": .array(pendingWork.map(\.json)),
     ]
     if let file { object["file"] = .string(file) }
+    // Only a scenario replayed several times has it: a single run's result is as it always was.
+    if let runs { object["runs"] = runs.json }
     if let crash {
       object["crash"] = .object([
         "reason": .string(crash.reason),
@@ -258,6 +264,12 @@ public struct ReplayResult: Sendable, Hashable {
       work.append(pending)
     }
     self.pendingWork = work
+    switch o["runs"] {
+    case nil: self.runs = nil
+    case let value?:
+      guard let runs = Runs(json: value) else { return nil }
+      self.runs = runs
+    }
   }
 }
 

@@ -20,8 +20,13 @@ public struct Scenario: Sendable {
   public var description: String
   /// Whether the scenario is meant to pass or to show a failure (a published bug).
   public var expectedOutcome: ExpectedOutcome
-  /// The world's seed: every random stream in the world derives from it.
+  /// The world's seed: every random stream in the world derives from it. With several
+  /// ``runs``, it is run 0's seed and the other runs' derive from it (``seed(ofRun:)``).
   public var seed: UInt64
+  /// How many times the scenario is replayed, each run with its own seed (1 to
+  /// ``maximumRuns``; default 1). Plain expectations must hold in every run; one with a
+  /// ``Expectation/rate`` in at least its share of them.
+  public var runs: Int
   /// The instant virtual time 0 stands for.
   public var start: Date
   /// The time zone the story happens in (for reports; the simulation runs on UTC instants).
@@ -52,6 +57,7 @@ public struct Scenario: Sendable {
     self.description = ""
     self.expectedOutcome = .pass
     self.seed = 1
+    self.runs = 1
     self.start = start
     self.timeZone = TimeZone(identifier: "UTC")!
     self.duration = duration
@@ -67,6 +73,37 @@ public struct Scenario: Sendable {
 }
 
 extension Scenario {
+  /// The most runs a scenario may ask for (`"runs"`, `--runs`): ten thousand runs judge a rate
+  /// to within ±1 percentage point (the 95 % interval's half-width at 50 %), and a scenario
+  /// that needs more is better split.
+  public static let maximumRuns = 10_000
+
+  /// The largest seed a scenario document can hold: 2⁵³ − 1, the largest integer a JSON
+  /// number keeps exactly.
+  public static let maximumSeed: UInt64 = 9_007_199_254_740_991
+
+  /// The seed of run `run` (0-based) of this scenario: ``runSeed(_:run:)`` of its ``seed``.
+  public func seed(ofRun run: Int) -> UInt64 { Self.runSeed(seed, run: run) }
+
+  /// The seed of run `run` of a scenario whose seed is `seed`.
+  ///
+  /// Run 0 keeps `seed` itself, so a one-run scenario replays exactly as it always has. Run
+  /// i ≥ 1 takes the i-th number SplitMix64 draws when seeded with `seed` (Steele, Lea & Flood
+  /// 2014: the finalizer of `seed + i · 0x9E3779B97F4A7C15`, modulo 2⁶⁴), keeping its low 53
+  /// bits, so that every run's seed can be written in a scenario's `seed` and given to
+  /// `--seed` to replay that run alone. The derivation is fixed: the same seed and run give
+  /// the same seed on every machine and in every version that keeps this format.
+  ///
+  /// - Precondition: `run ≥ 0`.
+  public static func runSeed(_ seed: UInt64, run: Int) -> UInt64 {
+    precondition(run >= 0, "a run's index is at least 0, got \(run)")
+    guard run > 0 else { return seed }
+    var z = seed &+ UInt64(run) &* 0x9E37_79B9_7F4A_7C15
+    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+    return (z ^ (z >> 31)) & maximumSeed
+  }
+
   /// Whether `name` can name a scenario: ASCII letters, digits, `.`, `_` and `-`, not `.` or
   /// `..` — it becomes the scenario's folder in a run's reports.
   public static func isValidName(_ name: String) -> Bool {

@@ -183,7 +183,7 @@ extension ScenarioReader {
         "unknown expectation '\(kindName)' (expected one of: "
           + Expectation.Kind.allCases.map(\.rawValue).sorted().joined(separator: ", ") + ")")
     }
-    let m = try members(node, allowed: ["expect", "name"] + Self.expectationKeys(kind))
+    let m = try members(node, allowed: ["expect", "name", "rate"] + Self.expectationKeys(kind))
     let name = try m["name"].map(string) ?? node.path.description
     func required(_ key: String) throws -> Node {
       guard let n = m[key] else {
@@ -289,6 +289,19 @@ extension ScenarioReader {
         source: try string(try required("source")), event: try string(try required("event")),
         fields: fields, min: lo, max: hi, from: from, to: to)
     }
-    return Expectation(name: name, rule)
+    return Expectation(name: name, rule, rate: try m["rate"].map(rate))
+  }
+
+  /// `{"atLeast": share}`: a share of runs above 0 (a rate of 0 would hold whatever happened)
+  /// and at most 1.
+  func rate(_ node: Node) throws -> Expectation.Rate {
+    let m = try members(node, allowed: ["atLeast"], required: ["atLeast"])
+    let n = m["atLeast"]!
+    let share = try number(n, 0...1, what: "a share of runs")
+    guard share > 0 else {
+      throw error(
+        n.path, "expected a share of runs above 0 (a rate of at least 0 holds whatever happens)")
+    }
+    return Expectation.Rate(atLeast: share)
   }
 }

@@ -152,6 +152,18 @@ struct ScenarioReader {
     return Int(n)
   }
 
+  /// A number of runs: a whole number from 1 to ``Scenario/maximumRuns``.
+  func runs(_ node: Node) throws -> Int {
+    let what = "a whole number of runs from 1 to \(Scenario.maximumRuns)"
+    guard case .number(let n) = node.value, n.isFinite else {
+      throw error(node.path, "expected \(what), found \(node.value.typeName)")
+    }
+    guard n == n.rounded(), n >= 1, n <= Double(Scenario.maximumRuns) else {
+      throw error(node.path, "expected \(what), found \(JSONText.number(n))")
+    }
+    return Int(n)
+  }
+
   func bool(_ node: Node) throws -> Bool {
     guard case .bool(let b) = node.value else {
       throw error(node.path, "expected true or false, found \(node.value.typeName)")
@@ -227,7 +239,7 @@ struct ScenarioReader {
     let m = try members(
       root,
       allowed: [
-        "$schema", "format", "name", "description", "expect", "seed", "start", "timeZone",
+        "$schema", "format", "name", "description", "expect", "seed", "runs", "start", "timeZone",
         "duration", "device", "app", "datasets", "gazetteer", "trace", "environment", "timeline",
         "expectations",
       ],
@@ -262,7 +274,10 @@ struct ScenarioReader {
     scenario.file = file
     if let n = m["description"] { scenario.description = try string(n) }
     if let n = m["expect"] { scenario.expectedOutcome = try choice(n, ExpectedOutcome.self) }
-    if let n = m["seed"] { scenario.seed = UInt64(try integer(n, 0...9_007_199_254_740_991)) }
+    if let n = m["seed"] {
+      scenario.seed = UInt64(try integer(n, 0...Double(Scenario.maximumSeed)))
+    }
+    if let n = m["runs"] { scenario.runs = try runs(n) }
     if let n = m["timeZone"] {
       let id = try string(n)
       guard let zone = TimeZone(identifier: id) else {

@@ -8,7 +8,7 @@ import Testing
 @testable import GeoSimCLI
 
 /// The built `geosim` binary, beside the test bundle.
-private let geosimBinary: URL = {
+let geosimBinary: URL = {
   let runner =
     (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
     ?? CommandLine.arguments[0]
@@ -16,7 +16,7 @@ private let geosimBinary: URL = {
 }()
 
 /// Runs the built binary and captures its exit code and both streams.
-private func geosim(_ arguments: [String], in directory: URL, input: String? = nil) throws -> (
+func geosim(_ arguments: [String], in directory: URL, input: String? = nil) throws -> (
   code: Int32, out: String, err: String
 ) {
   let process = Process()
@@ -46,7 +46,7 @@ private func geosim(_ arguments: [String], in directory: URL, input: String? = n
 }
 
 /// A fresh folder holding scenarios written from `documents` (name → JSON text).
-private func folder(_ documents: [String: String]) throws -> URL {
+func folder(_ documents: [String: String]) throws -> URL {
   let url = try scratchFolder("replay")
   for (name, text) in documents {
     try Data(text.utf8).write(to: url.appendingPathComponent(name))
@@ -295,10 +295,9 @@ private func weather(name: String, variant: String, expect: String = "pass") -> 
       executable: script.path, out: dir.appendingPathComponent("out"), seed: nil,
       allowOutside: false)
     let scenarios = ["a", "b", "c"].map { name in
-      (
+      WorkerPool.Unit(
         file: dir.appendingPathComponent("\(name).scenario.json").path,
-        name: ["a": "first", "b": "trapping", "c": "third"][name]!
-      )
+        name: ["a": "first", "b": "trapping", "c": "third"][name]!, run: nil)
     }
     let progress = Progress(
       total: 3, terminal: Terminal(readLine: { nil }, write: { _ in }, writeError: { _ in }))
@@ -414,7 +413,8 @@ private func weather(name: String, variant: String, expect: String = "pass") -> 
       total: 1, terminal: Terminal(readLine: { nil }, write: { _ in }, writeError: { _ in }))
     #expect {
       _ = try pool.run(
-        [(file: dir.appendingPathComponent("a.scenario.json").path, name: "w")], jobs: 1,
+        [.init(file: dir.appendingPathComponent("a.scenario.json").path, name: "w", run: nil)],
+        jobs: 1,
         progress: progress)
     } throws: { error in
       "\(error)" == "geosim replay-worker: cannot write out/w/report.json: No space left on device"

@@ -69,13 +69,24 @@ struct ReplayCommand: ToolCommand {
       not). Writes <out>/<name>/events.jsonl, result.json, \
       report.json, report.md and its SVG figures, and <out>/results.json, report.json, \
       report.md, junit.xml and index.html. Exit code 0 when every verdict is PASS or XFAIL, 1 \
-      otherwise, 2 when a scenario cannot be read or assembled (nothing is replayed then).
+      otherwise, 2 when a scenario cannot be read or assembled (nothing is replayed then). \
+      A scenario with "runs": N (or every scenario, with --runs N) is replayed N times, run 0 \
+      with its own seed and run i with a seed derived from it; each run's files go to \
+      <out>/<name>/runs/<i>/, and its verdict is over the runs: plain expectations must hold \
+      in every run, rate expectations in their share of runs.
       """)
 
   @OptionGroup var scenarios: ScenarioOptions
 
   @Option(parsing: .unconditional, help: "Replay every scenario with this seed instead of its own.")
   var seed: UInt64?
+
+  @Option(
+    parsing: .unconditional,
+    help: ArgumentHelp(
+      "Replay every scenario this many times (1 to \(Scenario.maximumRuns)) instead of its own "
+        + "\"runs\"; run 0 keeps the scenario's seed (or --seed).", valueName: "n"))
+  var runs: Int?
 
   @Option(help: ArgumentHelp("The folder the reports are written to.", valueName: "dir"))
   var out = "Reports/replay"
@@ -96,15 +107,26 @@ struct ReplayCommand: ToolCommand {
 
   func validate() throws {
     if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1, got \(jobs)") }
+    if let runs, !(1...Scenario.maximumRuns).contains(runs) {
+      throw ValidationError(
+        "--runs must be a whole number from 1 to \(Scenario.maximumRuns), got \(runs)")
+    }
+  }
+
+  /// A scenario that was read and assembled.
+  struct Checked {
+    var file: String
+    var name: String
+    var traceIssues: [ReplayResult.TraceIssue]
+    var scenario: Scenario
   }
 
   /// Reads every scenario and assembles its world without running it; names must be unique.
   static func check(_ inputs: ScenarioInputs, catalog: AppCatalog, allowOutside: Bool) -> (
-    valid: [(file: String, name: String, traceIssues: [ReplayResult.TraceIssue])],
-    invalid: [(file: String, error: any Error)]
+    valid: [Checked], invalid: [(file: String, error: any Error)]
   ) {
     let resources = ReplayResources()
-    var valid: [(file: String, name: String, traceIssues: [ReplayResult.TraceIssue])] = []
+    var valid: [Checked] = []
     var invalid: [(file: String, error: any Error)] = []
     var names: [String: String] = [:]
     for file in inputs.files {
@@ -122,7 +144,9 @@ struct ReplayCommand: ToolCommand {
             "the name '\(scenario.name)' is also used by \(other)")
         }
         names[key] = inputs.label(file)
-        valid.append((file, scenario.name, world.traceIssues))
+        valid.append(
+          Checked(
+            file: file, name: scenario.name, traceIssues: world.traceIssues, scenario: scenario))
       } catch {
         invalid.append((file, error))
       }
@@ -165,21 +189,50 @@ struct ReplayCommand: ToolCommand {
     let pool = WorkerPool(
       executable: try tool.executablePath(), out: outURL, seed: seed, allowOutside: allowOutside,
       budgetArguments: budget.workerArguments, standardInput: standardInputCopy)
-    let progress = Progress(total: checked.valid.count, terminal: tool.terminal)
-    let results = try pool.run(
-      checked.valid.map { (file: $0.file, name: $0.name) },
-      jobs: jobs ?? ProcessInfo.processInfo.activeProcessorCount,
-      progress: progress)
+    // Each scenario is one unit, or one unit per run for a scenario replayed several times.
+    let counts = checked.valid.map { runs ?? $0.scenario.runs }
+    var units: [WorkerPool.Unit] = []
+    for (scenario, count) in zip(checked.valid, counts) {
+      let folder = outURL.appendingPathComponent(scenario.name)
+      // A previous replay's runs must not sit beside this one's.
+      ReportFiles.clearRuns(in: folder)
+      if count == 1 {
+        units.append(.init(file: scenario.file, name: scenario.name, run: nil))
+      } else {
+        ReportFiles.clearScenario(in: folder)
+        units += (0..<count).map { .init(file: scenario.file, name: scenario.name, run: $0) }
+      }
+    }
+    let progress = Progress(total: units.count, terminal: tool.terminal)
+    let unitResults = try pool.run(
+      units, jobs: jobs ?? ProcessInfo.processInfo.activeProcessorCount, progress: progress)
     progress.end()
+    var results: [ReplayResult] = []
+    var entries: [RunReport.Entry] = []
+    var next = 0
+    for (item, count) in zip(checked.valid, counts) {
+      let slice = Array(unitResults[next..<next + count])
+      next += count
+      if count == 1 {
+        results.append(slice[0])
+        entries.append(
+          try Self.entry(for: slice[0], in: outURL, inputs: inputs, allowOutside: allowOutside))
+      } else {
+        var scenario = item.scenario
+        if let seed { scenario.seed = seed }
+        scenario.runs = count
+        let result = ReplayResult(aggregating: slice, scenario: scenario)
+        results.append(result)
+        entries.append(
+          try ReportFiles.writeRuns(
+            result, scenario: scenario, to: outURL.appendingPathComponent(scenario.name)))
+      }
+    }
 
     let summary = JSONValue.array(results.map(\.json))
     try ReportWriter.write(
       summary.jsonText + "\n", to: outURL.appendingPathComponent("results.json"))
-    try ReportFiles.writeRun(
-      results.map {
-        try Self.entry(for: $0, in: outURL, inputs: inputs, allowOutside: allowOutside)
-      },
-      to: outURL)
+    try ReportFiles.writeRun(entries, to: outURL)
     if format == .json {
       tool.terminal.write(summary.jsonText + "\n")
     } else {
@@ -197,6 +250,7 @@ struct ReplayCommand: ToolCommand {
     let label = result.verdict.label
     let verdict = label.padding(toLength: max(6, label.count + 1), withPad: " ", startingAt: 0)
     var text = "\(verdict)\(result.scenario)"
+    let over = result.runs.map { " over \($0.count) runs" } ?? ""
     let held = result.expectations.filter(\.passed).count
     if let crash = result.crash {
       text += ": crashed: \(crash.reason)"
@@ -207,9 +261,9 @@ struct ReplayCommand: ToolCommand {
     } else if let issue = result.refusedTraceIssues.first {
       text += ": trace \(issue) (not allowed; see allowSkippedPoints)"
     } else if let failed = result.expectations.first(where: { !$0.passed }) {
-      text += " (\(held)/\(result.expectations.count)): \(failed.name): \(failed.message)"
+      text += " (\(held)/\(result.expectations.count))\(over): \(failed.name): \(failed.message)"
     } else {
-      text += " (\(held)/\(result.expectations.count))"
+      text += " (\(held)/\(result.expectations.count))\(over)"
     }
     return text + "\n"
   }

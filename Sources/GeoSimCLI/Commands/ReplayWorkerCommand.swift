@@ -10,10 +10,12 @@ import SimKernel
   import Darwin
 #endif
 
-/// `replay-worker --out DIR [--seed N] [--allow-outside-paths] [--standard-input FILE] FILE...`
-/// (internal, started by `replay`): runs the scenarios one after the other in this process,
-/// streaming each one's events to `<out>/<name>/events.jsonl` and writing its reports, and
-/// `result.json` last, when it ends.
+/// `replay-worker --out DIR [--seed N] [--allow-outside-paths] [--standard-input FILE]
+/// [--run-index I ...] FILE...` (internal, started by `replay`): runs the scenarios one after
+/// the other in this process, streaming each one's events to `<out>/<name>/events.jsonl` and
+/// writing its reports, and `result.json` last, when it ends. With run indices (one per file,
+/// in order; -1 for a scenario replayed once), a file with index I ≥ 0 is run I of its
+/// scenario: it replays with that run's seed (`Scenario.runSeed`) into `<out>/<name>/runs/<I>/`.
 struct ReplayWorkerCommand: ToolCommand {
   static let configuration = CommandConfiguration(
     commandName: "replay-worker", abstract: "Run scenarios for replay (internal).",
@@ -30,20 +32,33 @@ struct ReplayWorkerCommand: ToolCommand {
 
   @OptionGroup var budget: ReplayBudget
 
+  /// For each file, which run of its scenario it is (-1: the scenario is replayed once).
+  @Option var runIndex: [Int] = []
+
+  func validate() throws {
+    guard runIndex.isEmpty || runIndex.count == scenarios.paths.count else {
+      throw ValidationError(
+        "expected one --run-index per file (\(scenarios.paths.count)), got \(runIndex.count)")
+    }
+  }
+
   func run(in tool: ToolContext) throws -> Int32 {
     WorkerLifetime.followParent()
     let input = try standardInput.map { try Data(contentsOf: URL(fileURLWithPath: $0)) }
     let inputs = ScenarioInputs(files: scenarios.paths, standardInput: input)
     let resources = ReplayResources()
     let timeLimit = WorkerTimeLimit(seconds: budget.timeLimit)
-    for file in inputs.files {
+    for (position, file) in inputs.files.enumerated() {
       let scenario = try inputs.scenario(file, allowOutside: scenarios.allowOutsidePaths)
-      let folder = URL(fileURLWithPath: out).appendingPathComponent(scenario.name)
+      let run = runIndex.isEmpty || runIndex[position] < 0 ? nil : runIndex[position]
+      let folder = WorkerPool.folder(
+        out: URL(fileURLWithPath: out), name: scenario.name, run: run)
+      let runSeed = run.map { Scenario.runSeed(seed ?? scenario.seed, run: $0) } ?? seed
       // What this worker cannot write ends it with its own status, so that the tool reports a
       // failed write, not a crash of the app.
       do {
-        try timeLimit.watch(scenario.name) {
-          try replay(scenario, to: folder, tool: tool, resources: resources)
+        try timeLimit.watch(run.map { "\(scenario.name) run \($0)" } ?? scenario.name) {
+          try replay(scenario, seed: runSeed, to: folder, tool: tool, resources: resources)
         }
       } catch let error as OutputFailure {
         tool.terminal.writeError("\(tool.name) replay-worker: \(error.message)\n")
@@ -54,7 +69,8 @@ struct ReplayWorkerCommand: ToolCommand {
   }
 
   private func replay(
-    _ scenario: Scenario, to folder: URL, tool: ToolContext, resources: ReplayResources
+    _ scenario: Scenario, seed: UInt64?, to folder: URL, tool: ToolContext,
+    resources: ReplayResources
   ) throws {
     let eventsURL = folder.appendingPathComponent("events.jsonl")
     do {

@@ -20,57 +20,87 @@ struct WorkerPool: Sendable {
   /// How many last events a crash report keeps.
   static let crashContext = 20
 
-  /// The results in the order of `scenarios`.
-  func run(_ scenarios: [(file: String, name: String)], jobs: Int, progress: Progress) throws
-    -> [ReplayResult]
-  {
+  /// One replay a worker runs: a scenario, and for a scenario replayed several times which of
+  /// its runs (`nil` for a scenario replayed once, whose files go in its own folder).
+  struct Unit: Sendable {
+    var file: String
+    var name: String
+    var run: Int?
+  }
+
+  /// The results in the order of `units`.
+  func run(_ units: [Unit], jobs: Int, progress: Progress) throws -> [ReplayResult] {
     var common = ["replay-worker", "--out", out.path]
     if let seed { common += ["--seed", String(seed)] }
     if allowOutside { common.append("--allow-outside-paths") }
     if let standardInput { common += ["--standard-input", standardInput.path] }
     common += budgetArguments
-    // Files after `--`: a scenario file whose name starts with a dash is not an option.
-    let arguments = common + ["--"]
+    let arguments = common
     return try WorkerProcesses(executable: executable).run(
-      count: scenarios.count, jobs: jobs,
-      arguments: { units in arguments + units.map { scenarios[$0].file } },
+      count: units.count, jobs: jobs,
+      arguments: { batch in
+        // A run index for every file of the batch, in the same order, when any unit is a run
+        // of a scenario replayed several times (-1 for one replayed once).
+        let runs =
+          batch.contains { units[$0].run != nil }
+          ? batch.flatMap { ["--run-index", String(units[$0].run ?? -1)] } : []
+        // Files after `--`: a scenario file whose name starts with a dash is not an option.
+        return arguments + runs + ["--"] + batch.map { units[$0].file }
+      },
       // A new replay's files must not sit beside an old one's.
-      clear: { ReportFiles.clearScenario(in: folder(scenarios[$0].name)) },
-      read: { readResult(scenarios[$0].name) },
-      crashed: { crashResult(scenarios[$0], ending: $1) },
-      finished: { progress.finished($1.scenario) })
+      clear: { ReportFiles.clearScenario(in: folder(units[$0])) },
+      read: { readResult(units[$0]) },
+      crashed: { crashResult(units[$0], ending: $1) },
+      finished: { unit, _ in progress.finished(label(units[unit])) })
   }
 
-  private func folder(_ name: String) -> URL { out.appendingPathComponent(name) }
-  private func resultURL(_ name: String) -> URL {
-    folder(name).appendingPathComponent("result.json")
+  /// A unit's name in progress lines: the scenario's, with the run for one of several.
+  private func label(_ unit: Unit) -> String {
+    unit.run.map { "\(unit.name) run \($0)" } ?? unit.name
   }
 
-  private func readResult(_ name: String) -> ReplayResult? {
-    guard let file = try? JSONFile(resultURL(name).path) else { return nil }
+  /// Where a unit's files go: the scenario's folder, or `runs/<i>` inside it.
+  func folder(_ unit: Unit) -> URL {
+    Self.folder(out: out, name: unit.name, run: unit.run)
+  }
+
+  /// The folder of scenario `name`'s files in `out`, or of its run `run`.
+  static func folder(out: URL, name: String, run: Int?) -> URL {
+    let scenario = out.appendingPathComponent(name)
+    return run.map { scenario.appendingPathComponent("runs/\($0)") } ?? scenario
+  }
+
+  private func resultURL(_ unit: Unit) -> URL {
+    folder(unit).appendingPathComponent("result.json")
+  }
+
+  private func readResult(_ unit: Unit) -> ReplayResult? {
+    guard let file = try? JSONFile(resultURL(unit).path) else { return nil }
     return ReplayResult(json: file.root)
   }
 
-  private func crashResult(_ scenario: (file: String, name: String), ending: WorkerProcesses.Ending)
-    -> ReplayResult
-  {
+  private func crashResult(_ unit: Unit, ending: WorkerProcesses.Ending) -> ReplayResult {
     let events =
       (try? String(
-        contentsOf: folder(scenario.name).appendingPathComponent("events.jsonl"), encoding: .utf8))
+        contentsOf: folder(unit).appendingPathComponent("events.jsonl"), encoding: .utf8))
       ?? ""
     let lines = events.split(separator: "\n")
     var result: ReplayResult
     let inputs = ScenarioInputs(
-      files: [scenario.file], standardInput: standardInput.flatMap { try? Data(contentsOf: $0) })
-    if let loaded = try? inputs.scenario(scenario.file, allowOutside: allowOutside) {
+      files: [unit.file], standardInput: standardInput.flatMap { try? Data(contentsOf: $0) })
+    if let loaded = try? inputs.scenario(unit.file, allowOutside: allowOutside) {
       result = ReplayResult(scenario: loaded)
-      if let seed { result.seed = seed }
+      if let run = unit.run {
+        result.seed = Scenario.runSeed(seed ?? loaded.seed, run: run)
+      } else if let seed {
+        result.seed = seed
+      }
     } else {
       result = ReplayResult(
         scenario: Scenario(
-          name: scenario.name, start: Date(timeIntervalSince1970: 0), duration: 1,
+          name: unit.name, start: Date(timeIntervalSince1970: 0), duration: 1,
           app: AppSelection(name: "")))
-      result.file = inputs.label(scenario.file)
+      result.file = inputs.label(unit.file)
     }
     let lastEvents = lines.suffix(Self.crashContext).map(String.init)
     if let reason = ending.timeLimitReason {
@@ -79,7 +109,7 @@ struct WorkerPool: Sendable {
       result.crash = ReplayResult.Crash(reason: ending.reason, lastEvents: lastEvents)
     }
     result.eventCount = lines.count
-    try? ReportWriter.write(result.json.jsonText + "\n", to: resultURL(scenario.name))
+    try? ReportWriter.write(result.json.jsonText + "\n", to: resultURL(unit))
     return result
   }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import JSON
 import Replay
 
 /// The files GeoSim's reports are written as, by `geosim replay` and `geosim sweep` and by a
@@ -39,6 +40,52 @@ public enum ReportFiles {
     for file in ["events.jsonl"] + scenarioFiles {
       try? FileManager.default.removeItem(at: folder.appendingPathComponent(file))
     }
+  }
+
+  /// Removes the per-run folders (`runs/<i>/`) a scenario replayed several times left in its
+  /// `folder`: the files a replay writes there, then each folder if that emptied it.
+  public static func clearRuns(in folder: URL) {
+    let runs = folder.appendingPathComponent("runs")
+    let manager = FileManager.default
+    for name in (try? manager.contentsOfDirectory(atPath: runs.path)) ?? []
+    where Int(name).map({ $0 >= 0 && String($0) == name }) ?? false {
+      let run = runs.appendingPathComponent(name)
+      clearScenario(in: run)
+      if (try? manager.contentsOfDirectory(atPath: run.path))?.isEmpty ?? false {
+        try? manager.removeItem(at: run)
+      }
+    }
+    if (try? manager.contentsOfDirectory(atPath: runs.path))?.isEmpty ?? false {
+      try? manager.removeItem(at: runs)
+    }
+  }
+
+  /// Writes the report of a scenario replayed several times into its `folder` — `report.json`,
+  /// `report.md` and `result.json` (the result over the runs) — from run 0's report in
+  /// `runs/0/` and every run's result.
+  ///
+  /// - Returns: the scenario's part of its run's report, with run 0's figures.
+  @discardableResult
+  public static func writeRuns(
+    _ result: ReplayResult, scenario: Scenario, to folder: URL
+  ) throws -> RunReport.Entry {
+    let first = folder.appendingPathComponent("runs/0")
+    let firstReport = (try? Data(contentsOf: first.appendingPathComponent("report.json")))
+      .flatMap { try? JSONDocument(parsing: $0).root }
+    let firstMarkdown = try? String(
+      contentsOf: first.appendingPathComponent("report.md"), encoding: .utf8)
+    let report = ScenarioRunsReport(
+      result: result, scenario: scenario, firstReport: firstReport, firstMarkdown: firstMarkdown)
+    try ReportWriter.write(
+      report.json.jsonText + "\n", to: folder.appendingPathComponent("report.json"))
+    try ReportWriter.write(report.markdown(), to: folder.appendingPathComponent("report.md"))
+    let figures = ["map.svg", "latency.svg"].compactMap { name -> (String, String)? in
+      (try? String(contentsOf: first.appendingPathComponent(name), encoding: .utf8))
+        .map { ("runs/0/\(name)", $0) }
+    }
+    try ReportWriter.write(
+      result.json.jsonText + "\n", to: folder.appendingPathComponent("result.json"))
+    return RunReport.Entry(runs: report, figures: figures)
   }
 
   /// Writes a scenario's report into `folder`: `report.json`, `report.md`, its figures, and

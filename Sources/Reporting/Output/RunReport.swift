@@ -30,6 +30,15 @@ public struct RunReport {
       self.figures = figures.map { (file: $0.0, svg: $0.1) }
     }
 
+    /// The entry of a scenario replayed several times; `figures` are run 0's, their files
+    /// relative to the scenario's folder (`runs/0/map.svg`).
+    public init(runs report: ScenarioRunsReport, figures: [(String, String)]) {
+      summary = report.summary
+      json = report.json
+      markdown = report.markdown()
+      self.figures = figures.map { (file: $0.0, svg: $0.1) }
+    }
+
     /// The entry of a scenario's report as its replay wrote it: `reportJSON` is the text of its
     /// `report.json`, read from `file`.
     ///
@@ -98,7 +107,7 @@ public struct RunReport {
     md += "\(entries.count) scenario(s): \(countsText).\n\n"
     md += "| scenario | verdict | status |\n|---|---|---|\n"
     for e in entries {
-      md += "| \(e.name) | \(e.summary.verdictLabel) | \(e.summary.status.rawValue) |\n"
+      md += "| \(e.name) | \(e.summary.verdictLabel) | \(e.summary.statusText) |\n"
     }
     md += "\n"
     for e in entries { md += e.markdown + "\n" }
@@ -182,7 +191,9 @@ public struct RunReport {
       }
       for x in s.expectations {
         if x.passed || expectsFail {
-          let note = x.passed ? "" : "expected failure: \(x.message)"
+          // Over several runs, a case says how often it held even when it passes.
+          let note =
+            x.passed ? (s.runs == nil ? "" : x.message) : "expected failure: \(x.message)"
           add(x.name, note.isEmpty ? "" : "<system-out>\(Markup.escape(note))</system-out>")
         } else {
           failures += 1
@@ -230,7 +241,7 @@ public struct RunReport {
         "<td class=\"\(Markup.escape(e.summary.verdictName))\">"
         + "\(Markup.escape(e.summary.verdictLabel))</td>"
       page +=
-        "<td>\(Markup.escape(e.summary.status.rawValue))</td>"
+        "<td>\(Markup.escape(e.summary.statusText))</td>"
         + "<td>\(files.joined(separator: " "))</td></tr>\n"
     }
     page += "</table>\n"

@@ -36,6 +36,8 @@ public struct ScenarioSummary: Sendable, Hashable {
   public var timeout: ReplayResult.Timeout?
   /// Work the app's code queued that had not run when the run ended.
   public var pendingWork: [PendingAppWork]
+  /// For a scenario replayed several times, what its runs came to; `nil` for one run.
+  public var runs: ReplayResult.Runs?
 
   /// The `format` member of every scenario report.
   static let format = "geosim-scenario-report/1"
@@ -64,7 +66,12 @@ public struct ScenarioSummary: Sendable, Hashable {
       "pendingWork": .array(pendingWork.map(\.json)),
       "crash": crash.map { Self.stop($0.reason, $0.lastEvents) } ?? .null,
       "timeout": timeout.map { Self.stop($0.reason, $0.lastEvents) } ?? .null,
-    ]
+    ].merging(runs.map { ["runs": $0.json] } ?? [:]) { $1 }
+  }
+
+  /// The status as the run's tables show it: `complete`, or `complete, 100 runs`.
+  var statusText: String {
+    status.rawValue + (runs.map { ", \($0.count) runs" } ?? "")
   }
 
   private static func stop(_ reason: String, _ lastEvents: [String]) -> JSONValue {
@@ -96,6 +103,7 @@ public struct ScenarioSummary: Sendable, Hashable {
     crash = result?.crash
     timeout = result?.timeout
     pendingWork = result?.pendingWork ?? []
+    runs = result?.runs
   }
 
   /// Reads the summary from a scenario's `report.json`, parsed as `document` from `reportFile`.
@@ -184,6 +192,17 @@ public struct ScenarioSummary: Sendable, Hashable {
     }
     if status == .timedOut, timeout == nil {
       throw r.problem(["timeout"], "expected the budget a timed-out replay ran out of, found null")
+    }
+    if try r.has(["runs"]) {
+      guard let runs = ReplayResult.Runs(json: try r.value(["runs"])) else {
+        throw r.problem(
+          ["runs"],
+          "expected the runs of a scenario replayed several times: count, passed, rates and "
+            + "failed (docs/REPORTS.md)")
+      }
+      self.runs = runs
+    } else {
+      runs = nil
     }
   }
 }
