@@ -297,12 +297,14 @@ public final class MapView: View {
   public var showsUserLocation = false {
     didSet {
       guard showsUserLocation != oldValue else { return }
+      // Logged only while the dot can be seen: not at (0°, 0°) for an unlocated user.
       if showsUserLocation {
         items.append(userLocation)
-        logAnnotation(added: true, userLocation, index: items.count - 1)
+        if isUserLocated { logAnnotation(added: true, userLocation, index: items.count - 1) }
       } else if let index = items.firstIndex(where: { $0 === userLocation }) {
+        let wasShown = isUserLocated
         items.remove(at: index)
-        logAnnotation(added: false, userLocation, index: index)
+        if wasShown { logAnnotation(added: false, userLocation, index: index) }
       }
     }
   }
