@@ -217,8 +217,22 @@ func closedFormViewPoint(_ c: Coordinate, camera: MapCamera, size: Size) -> Poin
     #expect(events == ["camera", "addAnnotation", "addAnnotation", "removeAnnotation"])
   }
 
-  @Test func theUserLocationIsAnAnnotationWhileShowsUserLocationIsOn() throws {
-    let (phone, map) = try makeMap()
+  /// A phone whose app has While Using and one fix at Tokyo Station, with a map on it.
+  func locatedMap() throws -> (phone: Phone, map: MapView) {
+    let (phone, _, app) = makePhone(
+      user: UserScript(answers: [.location: [.allowWhileUsing]]),
+      configure: { $0.requestWhenInUseAuthorization() })
+    try phone.launchApp()
+    try phone.simulation.run(until: .seconds(3))
+    app()!.manager.startUpdatingLocation()
+    try phone.simulation.run(until: .seconds(5))
+    let region = try CoordinateRegion(
+      center: tokyoStation, latitudeDelta: 0.065, longitudeDelta: 0.065)
+    return (phone, try MapView(phone: phone, size: Size(width: 390, height: 844), region: region))
+  }
+
+  @Test func theUserLocationIsAnAnnotationWhileShownAndLocated() throws {
+    let (phone, map) = try locatedMap()
     // The map holds its phone unowned, as the phone owns the app that owns the map.
     defer { withExtendedLifetime(phone) {} }
     map.showsUserLocation = true
@@ -226,6 +240,7 @@ func closedFormViewPoint(_ c: Coordinate, camera: MapCamera, size: Size) -> Poin
     map.addAnnotation(pin)
     #expect(map.annotations.count == 2)
     #expect(map.annotations[0] === map.userLocation)
+    #expect(map.userLocation.coordinate == tokyoStation)
     // The seed app's "remove annotations[0], it must be my pin" removes the blue dot instead.
     map.removeAnnotation(map.annotations[0])
     #expect(map.annotations.count == 1 && map.annotations[0] === pin)
@@ -234,5 +249,19 @@ func closedFormViewPoint(_ c: Coordinate, camera: MapCamera, size: Size) -> Poin
     #expect(map.annotations.last === map.userLocation)
     map.showsUserLocation = false
     #expect(!map.annotations.contains { $0 === map.userLocation })
+  }
+
+  @Test func withoutLocationAuthorizationShowsUserLocationShowsNoDot() throws {
+    let (phone, map) = try makeMap()
+    defer { withExtendedLifetime(phone) {} }
+    map.showsUserLocation = true
+    // No authorization, no fix: Core Location gives the map nothing to show, not (0°, 0°).
+    #expect(map.annotations.isEmpty)
+    let pin = PointAnnotation(coordinate: tokyoStation, title: "ポイント")
+    map.addAnnotation(pin)
+    #expect(map.annotations.count == 1 && map.annotations[0] === pin)
+    // So "remove annotations[0]" removes the app's own pin.
+    map.removeAnnotation(map.annotations[0])
+    #expect(map.annotations.isEmpty)
   }
 }

@@ -64,10 +64,13 @@ import Testing
     #expect(app.map.annotations.count == 1)
   }
 
-  @Test func withTheUserLocationShownRemovingAnnotationsZeroRemovesTheBlueDot() throws {
-    let (app, _) = try run(showsUserLocation: true)
-    // began: removes the blue dot, adds pin 1; ended: removes pin 1, adds pin 2.
+  @Test func withTheUserLocationOnButNoPermissionAnnotationsZeroIsTheAppsPin() throws {
+    let (app, phone) = try run(showsUserLocation: true)
+    // The app never asks for location: the map cannot locate the user and shows no dot, so
+    // began adds pin 1 and ended replaces it with pin 2.
     #expect(app.map.annotations.count == 1)
     #expect(!app.map.annotations.contains { $0 === app.map.userLocation })
+    let removed = phone.simulation.log.entries(source: "map", event: "removeAnnotation")
+    #expect(removed.map { $0["kind"] } == [.string("annotation")])
   }
 }

@@ -15,7 +15,9 @@ private func replay(_ name: String) throws -> ScenarioRun {
 /// The modern ArrivalAlarm replays the corrected one's scenarios, and differs where Apple
 /// documents a difference.
 @Suite struct ModernArrivalAlarmScenarioTests {
-  @Test(arguments: ["train-to-shinagawa", "tunnel-approach", "already-inside", "second-alarm"])
+  @Test(arguments: [
+    "train-to-shinagawa", "tunnel-approach", "already-inside", "second-alarm", "foreground-arrival",
+  ])
   func theCorrectedScenariosPassWithTheModernApp(_ story: String) throws {
     let run = try replay("\(story)-modern")
     run.expectExpectationsHold()

@@ -376,7 +376,7 @@ struct MapKitTests {
     }
   }
 
-  @Test("the user's dot is an annotation while shown, and removing annotations[0] can remove it")
+  @Test("the user's dot joins the annotations only once the map has located the user")
   func userLocation() {
     onPhone { world in
       let map = MKMapView()
@@ -386,19 +386,16 @@ struct MapKitTests {
       map.showsUserLocation = true
       let pin = MKPointAnnotation(coordinate: Self.tokyo)
       map.addAnnotation(pin)
-      #expect(map.annotations.count == 2)
-      #expect(map.annotations[0] === map.userLocation)
-      #expect(map.annotations[0] is MKUserLocation)
-      // A published bug's pattern: removing annotations[0] to replace "the" pin removes the dot.
-      map.removeAnnotation(map.annotations[0])
+      // No location permission, no fix: no dot, so annotations[0] is the app's own pin.
       #expect(map.annotations.count == 1)
+      #expect(map.annotations[0] === pin)
+      map.removeAnnotation(map.annotations[0])
+      #expect(map.annotations.isEmpty)
       #expect(map.showsUserLocation)
       let removed = world.simulation.log.entries(source: "map", event: "removeAnnotation")
-      #expect(removed.first?["kind"] == .string("userLocation"))
-      map.addAnnotation(map.userLocation)
-      #expect(map.annotations.last === map.userLocation)
+      #expect(removed.first?["kind"] == .string("annotation"))
       map.showsUserLocation = false
-      #expect(map.annotations.count == 1)
+      #expect(map.annotations.isEmpty)
     }
   }
 

@@ -70,6 +70,33 @@ import Testing
     #expect(world.appEvents("alarm.alreadyInside").isEmpty)
   }
 
+  /// Driving in from 3 km east with the app left open on screen.
+  func arriveOnScreen(_ variant: ReferenceAppVariant) throws -> [LogEntry] {
+    var parameters = PhoneParameters()
+    parameters.regionMonitoring.missProbability = 0
+    let world = try setAlarm(variant, parameters: parameters) { t in
+      let travelled = max(0, min(3_000, (t.seconds - 20) * 10))
+      return travelled >= 3_000 ? tokyoStation : offset(3_000 - travelled)
+    }
+    try world.run(until: 900)
+    return presented(world)
+  }
+
+  @Test func asPublishedAnAlarmArrivingWhileTheAppIsOnScreenShowsNoBanner() throws {
+    let shown = try arriveOnScreen(.asPublished)
+    // No notification-center delegate: iOS presents a foreground notification not at all.
+    #expect(shown.count == 1)
+    #expect(shown.first?["appState"] == .string("foreground"))
+    #expect(shown.first?["banner"] == .bool(false))
+  }
+
+  @Test func correctedAnAlarmArrivingWhileTheAppIsOnScreenShowsABanner() throws {
+    let shown = try arriveOnScreen(.corrected)
+    #expect(shown.count == 1)
+    #expect(shown.first?["appState"] == .string("foreground"))
+    #expect(shown.first?["banner"] == .bool(true))
+  }
+
   @Test func asPublishedAnAlarmSetInsideTheCircleNeverRings() throws {
     let world = try setAlarm(.asPublished)
     try world.run(until: 600)
@@ -82,6 +109,8 @@ import Testing
     #expect(world.appEvents("alarm.alreadyInside").count == 1)
     #expect(presented(world).count == 1)
     #expect(presented(world).first?.time == .seconds(6))
+    // Set on screen, it rings there: with a banner and its sound.
+    #expect(presented(world).first?["banner"] == .bool(true))
   }
 
   /// A first alarm at 📍 (6 s), then a typed destination and 📍 again.

@@ -63,6 +63,30 @@ import Testing
     #expect(points.count == arrival + 3)
   }
 
+  @Test func dwellAtTheFirstWaypointStandsThereBeforeStartingFromRest() throws {
+    let waypoints = try Waypoint.list(
+      parsing: "52.5219,13.4132,120;52.5300,13.4200")
+    #expect(waypoints[0].dwell == 120)
+    let points = try TraceSynthesis.trace(through: waypoints, profile: .walk, interval: 1, start: 0)
+      .tracks[0].points
+    let start = waypoints[0].coordinate
+    // Standing for the dwell: at the first waypoint, at rest, from t = 0 to t = 120.
+    #expect(points[0].time == 0)
+    #expect(points[1].time == 120)
+    for point in points.prefix(2) {
+      #expect(point.coordinate == start)
+      #expect(point.speed == 0)
+    }
+    #expect(points.filter { $0.time! <= 120 }.allSatisfy { $0.coordinate == start })
+    // Then it sets off from rest, one interval later at the walk's acceleration.
+    #expect(points[2].time == 121)
+    #expect(abs(points[2].speed! - 1.4) < 1e-12)
+    #expect(points.last!.coordinate == waypoints[1].coordinate)
+    let walkOnly = try TraceSynthesis.trace(
+      through: [Waypoint(coordinate: start), waypoints[1]], profile: .walk, interval: 1)
+    #expect(points.last!.time! - walkOnly.tracks[0].points.last!.time! == 120)
+  }
+
   @Test func passingThroughAWaypointWithoutDwellDoesNotStop() throws {
     let north = try Geodesic.wgs84.direct(from: Self.east, azimuth: 0, distance: 1_000).coordinate
     let points = try TraceSynthesis.trace(

@@ -3,12 +3,22 @@ import Geo
 /// How GeoSim read a `$box` whose corners were not given as south-west then north-east.
 ///
 /// The seed app passes its two map taps in tap order, so its "southwest" corner is often north
-/// or east of its "northeast" one. NCMB's behaviour is undocumented. Parse's SDKs, whose query
-/// language NCMB copied, refused such boxes (code 102: "The southwest corner of a geo box must
-/// be south of the northeast corner.", "Geo box queries larger than 180 degrees in longitude
-/// are not supported. Please check point order.") while MongoDB's `$box` takes any two
-/// opposite corners. GeoSim follows MongoDB and the user's evident intent: the box is the one
-/// spanned by the two corners, with
+/// or east of its "northeast" one. NCMB's server is closed and its documentation silent, so
+/// the evidence is what sits on either side of it:
+///
+/// - NCMB's SDKs send the corners as given, unchecked: `withinGeoBoxFromSouthwest` puts
+///   `{"$box": [southwest, northeast]}` under `$within` (ncmb_ios `NCMBQuery.m`, ncmb_swift
+///   `NCMBQuery.swift`, the SDK the seed app uses) [SDK];
+/// - Parse, whose query language NCMB copied, refused such boxes only in its Android SDK's
+///   local-datastore matcher (`OfflineQueryLogic`, code 102: "The southwest corner of a geo box
+///   must be south of the northeast corner.") [3P]; a query sent to a Parse server went on to
+///   MongoDB unchecked;
+/// - MongoDB's legacy `$box` takes any two opposite corners: its `Box` is built from their
+///   smaller and larger coordinates (`Box::init`, `shapes.cpp`) [3P].
+///
+/// GeoSim follows that evidence and the user's evident intent, so an inverted box returns the
+/// same stations as an ordered one (the seed app's user sees no difference) [?]: the box is
+/// the one spanned by the two corners, with
 ///
 /// - latitudes swapped when "southwest" is north of "northeast", and
 /// - longitudes read the short way round: the box runs east from the south-west longitude to

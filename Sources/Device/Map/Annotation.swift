@@ -32,9 +32,10 @@ public final class PointAnnotation: Annotation {
 
 /// The blue dot, like `MKUserLocation`: the phone's most recent fix.
 ///
-/// It sits in ``MapView/annotations`` while ``MapView/showsUserLocation`` is on [A]. Before the
-/// phone has any fix, ``location`` is `nil` and ``coordinate`` is (0°, 0°) [?] (MapKit reports
-/// an invalid coordinate there, which `Coordinate` cannot hold).
+/// It sits in ``MapView/annotations`` while ``MapView/showsUserLocation`` is on and the user is
+/// located (the app has location authorization and the phone a fix) [A][?]. Before the phone
+/// has any fix, ``location`` is `nil` and ``coordinate`` is (0°, 0°) [?] (MapKit reports an
+/// invalid coordinate there, which `Coordinate` cannot hold).
 public final class UserLocation: Annotation {
   unowned let phone: Phone
 

@@ -264,27 +264,47 @@ public final class MapView: View {
   // MARK: Annotations
 
   /// The annotations on the map in the order they were added, the user-location annotation
-  /// included while ``showsUserLocation`` is on [A].
+  /// included while ``showsUserLocation`` is on and the map has located the user.
   ///
-  /// MapKit documents that the user location is in this array but not where; GeoSim keeps it
-  /// where it was inserted — when ``showsUserLocation`` was turned on — so an app that turns
-  /// it on before dropping pins finds it at index 0 [?].
-  public var annotations: [any Annotation] { items }
+  /// The map finds the user through Core Location [A] (`showsUserLocation`), which gives no
+  /// location to an app without When In Use or Always authorization [A]
+  /// (`requestWhenInUseAuthorization()`: "You must call this method … before you can receive
+  /// location-related information"); so without authorization, or before the phone's first
+  /// fix, there is no dot and ``userLocation`` is not in this array [?] (Apple does not say
+  /// when the annotation joins it). GeoSim keeps it where it was inserted — when
+  /// ``showsUserLocation`` was turned on — so an app that turns it on before dropping pins
+  /// finds it at index 0 once the user is located [?].
+  public var annotations: [any Annotation] {
+    guard let index = items.firstIndex(where: { $0 is UserLocation }), !isUserLocated else {
+      return items
+    }
+    var shown = items
+    shown.remove(at: index)
+    return shown
+  }
+
+  /// Whether the map has the user's position to show: the app may use location and the phone
+  /// has a fix.
+  private var isUserLocated: Bool {
+    phone.authorization.isAuthorized && userLocation.location != nil
+  }
 
   /// The user-location annotation, like `MKMapView.userLocation`.
   public private(set) lazy var userLocation = UserLocation(phone: phone)
 
   /// Whether the map shows the user's position; turning it on adds ``userLocation`` to
-  /// ``annotations``, turning it off removes it [A].
+  /// ``annotations`` (shown there once the user is located), turning it off removes it [A].
   public var showsUserLocation = false {
     didSet {
       guard showsUserLocation != oldValue else { return }
+      // Logged only while the dot can be seen: not at (0°, 0°) for an unlocated user.
       if showsUserLocation {
         items.append(userLocation)
-        logAnnotation(added: true, userLocation, index: items.count - 1)
+        if isUserLocated { logAnnotation(added: true, userLocation, index: items.count - 1) }
       } else if let index = items.firstIndex(where: { $0 === userLocation }) {
+        let wasShown = isUserLocated
         items.remove(at: index)
-        logAnnotation(added: false, userLocation, index: index)
+        if wasShown { logAnnotation(added: false, userLocation, index: index) }
       }
     }
   }

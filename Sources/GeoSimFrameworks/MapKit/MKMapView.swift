@@ -178,7 +178,9 @@ open class MKMapView: NSObject {
   // MARK: Annotations
 
   /// The annotations on the map, in the order they were added, with ``userLocation`` among
-  /// them while ``showsUserLocation`` is on [A] (at the place it was added [?]).
+  /// them while ``showsUserLocation`` is on and the map has located the user: the app has
+  /// location authorization and the phone a fix (at the place it was added [?]; see
+  /// `MapView.annotations` in `Device`).
   open var annotations: [any MKAnnotation] {
     map.annotations.compactMap { annotation -> (any MKAnnotation)? in
       if let box = annotation as? AnnotationBox { return box.annotation }
@@ -215,7 +217,7 @@ open class MKMapView: NSObject {
   }
 
   /// Whether the map shows the user's position: turning it on adds ``userLocation`` to
-  /// ``annotations``, turning it off removes it [A]. Default `false`.
+  /// ``annotations`` once the user is located, turning it off removes it [A]. Default `false`.
   open var showsUserLocation: Bool {
     get { map.showsUserLocation }
     set { map.showsUserLocation = newValue }

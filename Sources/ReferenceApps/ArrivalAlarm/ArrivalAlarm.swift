@@ -41,14 +41,18 @@ import SimKernel
 /// leaves and comes back. If the notification permission is refused, location permission is
 /// never requested (`if granted`), and a location trigger needs it [A].
 ///
+/// The article sets no notification-center delegate (it tests with the app in the
+/// background), so as published an arrival while the app is on screen is delivered without a
+/// banner or a sound, as iOS does without a delegate's answer [A]
+/// (`userNotificationCenter(_:willPresent:withCompletionHandler:)`): a commuter who keeps the
+/// app open hears no alarm.
+///
 /// Corrected (the smallest changes): the region is monitored even when updates already run
 /// (the `status` check guards only the updates); after monitoring starts the app asks
 /// `requestState(for:)` and, if the answer is inside, replaces the pending request with one
-/// delivered at once (same identifier and content, no trigger).
-///
-/// Neither variant sets a notification-center delegate (the article shows none and tests with
-/// the app in the background), so an arrival while the app is in the foreground is delivered
-/// without a banner, as iOS does.
+/// delivered at once (same identifier and content, no trigger); the app is the notification
+/// center's delegate and presents an alarm that arrives in the foreground with a banner and
+/// its sound.
 ///
 /// Nothing in this port traps.
 ///
@@ -68,7 +72,7 @@ import SimKernel
 /// `"alarm.noDestination"`, `"region.state"` (`identifier`, `state`), `"region.entered"`
 /// (`identifier`), `"alarm.alreadyInside"` (corrected: `identifier`).
 public final class ArrivalAlarm: ReferenceApp<ArrivalAlarm.Configuration>, SimulatedApp, AppScreen,
-  CLLocationManagerDelegate, @unchecked Sendable
+  CLLocationManagerDelegate, UNUserNotificationCenterDelegate, @unchecked Sendable
 {
   // Unchecked: the app lives on its phone's main thread (one world, one thread), where the
   // notification center's completion handlers run, as on iOS.
@@ -141,6 +145,8 @@ public final class ArrivalAlarm: ReferenceApp<ArrivalAlarm.Configuration>, Simul
     locationManager = CLLocationManager()
     locationManager.delegate = self
     geocoder = CLGeocoder()
+    // Corrected: an alarm that arrives while the app is on screen still rings.
+    if variant == .corrected { UNUserNotificationCenter.current().delegate = self }
     if let c = configuration.destination {
       destination = Destination(
         name: "\(c.latitude),\(c.longitude)",
@@ -362,6 +368,17 @@ public final class ArrivalAlarm: ReferenceApp<ArrivalAlarm.Configuration>, Simul
   /// Records the entry.
   public func locationManager(_ manager: CLLocationManager, didEnterRegion region: CLRegion) {
     phone?.recordAppEvent("region.entered", [LogField("identifier", .string(region.identifier))])
+  }
+
+  // MARK: UNUserNotificationCenterDelegate
+
+  /// Corrected: the alarm arrives while the app is on screen; show it and play its sound.
+  public func userNotificationCenter(
+    _ center: UNUserNotificationCenter, willPresent notification: UNNotification,
+    withCompletionHandler completionHandler:
+      @escaping @Sendable (UNNotificationPresentationOptions) -> Void
+  ) {
+    completionHandler([.banner, .sound, .list])
   }
 
   // MARK: AppScreen

@@ -28,7 +28,10 @@ import SimKernel
 /// - an event `.satisfied` (after another state, or first for an alarm set inside its circle)
 ///   rings: a `UNNotificationRequest` with the other variants' identifier and content and
 ///   `trigger: nil`, delivered at once; the alarm is then over: its condition is removed, the
-///   live updates stop, and both sessions are invalidated.
+///   live updates stop, and both sessions are invalidated;
+/// - the app is the notification center's delegate (`UNUserNotificationCenterDelegate`, set at
+///   every launch) and presents an alarm that arrives while it is on screen with a banner and
+///   its sound, as the corrected variant does; without it iOS shows none [A].
 ///
 /// Why `.whenInUse`: Apple asks apps to prefer When In Use whenever possible [A] (*Choosing
 /// the location services authorization to request*), and an arrival alarm is used during a
@@ -72,7 +75,7 @@ import SimKernel
 /// state of an alarm set here was `.satisfied`), `"region.entered"` (`identifier`: any other
 /// `.satisfied`), `"updates.started"` and `"updates.stopped"` (`reason`: `arrived`).
 public final class ModernArrivalAlarm: ReferenceApp<ArrivalAlarm.Configuration>, SimulatedApp,
-  AppScreen, @unchecked Sendable
+  AppScreen, UNUserNotificationCenterDelegate, @unchecked Sendable
 {
   // Unchecked: the app lives on its phone's main thread (one world, one thread), where its
   // tasks and the monitor's actor run.
@@ -107,6 +110,7 @@ public final class ModernArrivalAlarm: ReferenceApp<ArrivalAlarm.Configuration>,
   public func didLaunch(on phone: Phone, reason: LaunchReason) {
     self.phone = phone
     geocoder = CLGeocoder()
+    UNUserNotificationCenter.current().delegate = self
     if let c = configuration.destination {
       destination = ArrivalAlarm.Destination(
         name: "\(c.latitude),\(c.longitude)",
@@ -321,6 +325,15 @@ public final class ModernArrivalAlarm: ReferenceApp<ArrivalAlarm.Configuration>,
     backgroundActivity?.invalidate()
     backgroundActivity = nil
     phone?.recordAppEvent("updates.stopped", [LogField("reason", .string(reason))])
+  }
+
+  // MARK: UNUserNotificationCenterDelegate
+
+  /// The alarm arrives while the app is on screen: show it and play its sound.
+  public func userNotificationCenter(
+    _ center: UNUserNotificationCenter, willPresent notification: UNNotification
+  ) async -> UNNotificationPresentationOptions {
+    [.banner, .sound, .list]
   }
 
   // MARK: AppScreen

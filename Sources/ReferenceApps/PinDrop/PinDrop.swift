@@ -8,32 +8,37 @@ import SimKernel
 /// a long press on the map puts one pin ("ポイント") and reverse-geocodes it into a Japanese
 /// address string.
 ///
-/// The model layer as the article writes it (`longTapped(gesture:)`, the final listing; the
-/// tap listing has the same body without the address, and here the recognizer is chosen by
-/// configuration while the body is the final one in both cases):
-/// - the gesture's point is converted to a coordinate and a `MKPointAnnotation` titled
-///   "ポイント" is made there;
-/// - `if !mapView.annotations.isEmpty { mapView.removeAnnotation(mapView.annotations[0]) }`;
-/// - one `CLGeocoder` (a property of the coordinator) reverse-geocodes the coordinate; on a
-///   placemark the address is `administrativeArea + locality + placeName + subThoroughfare`
-///   with `placeName = !thoroughfare.contains(subLocality) ? subLocality + thoroughfare :
-///   thoroughfare` (every component `?? ""`); on an error or no placemark the handler returns
-///   and the address keeps its previous value;
-/// - the new pin is added.
+/// The model layer as the article writes it, with the recognizer chosen by configuration and
+/// each recognizer calling its own listing's handler:
+/// - `tapped(gesture:)` (the tap listing, `UITapGestureRecognizer`): the gesture's point is
+///   converted to a coordinate and a `MKPointAnnotation` titled "ポイント" is made there;
+///   `if !mapView.annotations.isEmpty { mapView.removeAnnotation(mapView.annotations[0]) }`;
+///   the new pin is added. The article adds the address only to the long-press listing, so a
+///   tap looks nothing up and the address stays `""`;
+/// - `longTapped(gesture:)` (the final listing, `UILongPressGestureRecognizer`): the same, and
+///   between removing and adding, one `CLGeocoder` (a property of the coordinator)
+///   reverse-geocodes the coordinate; on a placemark the address is `administrativeArea +
+///   locality + placeName + subThoroughfare` with `placeName =
+///   !thoroughfare.contains(subLocality) ? subLocality + thoroughfare : thoroughfare` (every
+///   component `?? ""`); on an error or no placemark the handler returns and the address keeps
+///   its previous value.
 ///
 /// As published (kept): the handler ignores the recognizer's state (article, `@objc func
 /// longTapped(gesture:)` has no `gesture.state` check), and a long press calls it at `.began`,
 /// at every `.changed` and at `.ended`: each call replaces the pin and starts a geocode, which
-/// cancels the one in flight (`geocodeCanceled`), so one press makes several requests toward
-/// the geocoder's rate limit. It removes `mapView.annotations[0]` (article: "あれば1つしかないは
-/// ずなので決め打ちで[0]を…削除します") — with the user's position shown (`showsUserLocation`,
-/// which the article does not turn on; see the configuration) that is the blue dot, so the
-/// first pin removes the dot and pins then replace each other. A failed lookup leaves the
-/// previous pin's address on screen.
+/// cancels the one still in flight (`geocodeCanceled`), so one press makes several requests
+/// toward the geocoder's rate limit. Both handlers remove `mapView.annotations[0]` (article:
+/// "あれば1つしかないはずなので決め打ちで[0]を…削除します") — with the user's position shown
+/// (`showsUserLocation`, which the article does not turn on; see the configuration) and
+/// located, that is the blue dot, so the first pin removes the dot. A failed lookup leaves the
+/// previous pin's address on screen. The tap recognizer does not wait for the map's double tap
+/// to fail (the article: a tap may set a pin "通常の地図操作の際にも", during ordinary map use),
+/// so a double tap to zoom also moves the pin.
 ///
 /// Corrected (the smallest changes): a long press acts only at `.began`; the app removes the pin
 /// it added (kept in a property) rather than `annotations[0]`; the address is cleared when a new
-/// pin is placed, so a failed lookup shows no address rather than the old one.
+/// pin is placed, so a failed lookup shows no address rather than the old one; the tap
+/// recognizer requires the map's double tap to fail.
 ///
 /// Nothing in this port traps.
 ///
@@ -118,7 +123,12 @@ public final class PinDrop: ReferenceApp<PinDrop.Configuration>, SimulatedApp, A
     // GeoSim's recognizers take a closure (there is no target–action) and live on the phone's map.
     let gesture: GestureRecognizer
     switch configuration.gesture {
-    case .tap: gesture = TapGestureRecognizer { [weak self] in self?.tapped(gesture: $0) }
+    case .tap:
+      gesture = TapGestureRecognizer { [weak self] in self?.tapped(gesture: $0) }
+      // Corrected: a double tap zooms the map and leaves the pin where it is.
+      if variant != .asPublished {
+        gesture.require(toFail: mapView.deviceMap.doubleTapGestureRecognizer)
+      }
     case .longPress:
       gesture = LongPressGestureRecognizer { [weak self] in self?.longTapped(gesture: $0) }
     }
@@ -126,22 +136,24 @@ public final class PinDrop: ReferenceApp<PinDrop.Configuration>, SimulatedApp, A
     mkMapView = mapView
   }
 
-  /// `tapped(gesture:)`.
+  /// `tapped(gesture:)`: the tap listing, which puts the pin and looks nothing up.
   func tapped(gesture: GestureRecognizer) {
-    longTapped(gesture: gesture)
+    guard let mapView = mkMapView, let phone else { return }
+    phone.recordAppEvent("gesture", [LogField("state", .string(gesture.state.description))])
+    guard let (tapAnotation, removed) = replacePin(at: gesture, in: mapView) else { return }
+    mapView.addAnnotation(tapAnotation)
+    recordPin(tapAnotation, removed: removed)
   }
 
-  /// `longTapped(gesture:)`.
-  func longTapped(gesture: GestureRecognizer) {
-    guard let mapView = mkMapView, let geocoder, let phone else { return }
-    if variant == .corrected && configuration.gesture == .longPress && gesture.state != .began {
-      return
-    }
-    phone.recordAppEvent("gesture", [LogField("state", .string(gesture.state.description))])
+  /// The handlers' common start: the annotation at the gesture's point, and the old one
+  /// removed (`annotations[0]` as published, the app's own pin corrected).
+  private func replacePin(at gesture: GestureRecognizer, in mapView: MKMapView)
+    -> (MKPointAnnotation, removed: (any MKAnnotation)?)?
+  {
     let viewPoint = gesture.location(in: mapView)
     let mapCoordinate: CLLocationCoordinate2D = mapView.convert(
       viewPoint, toCoordinateFrom: mapView)
-    guard CLLocationCoordinate2DIsValid(mapCoordinate) else { return }
+    guard CLLocationCoordinate2DIsValid(mapCoordinate) else { return nil }
     let tapAnotation = MKPointAnnotation()
     tapAnotation.coordinate = mapCoordinate
     tapAnotation.title = "ポイント"
@@ -158,8 +170,18 @@ public final class PinDrop: ReferenceApp<PinDrop.Configuration>, SimulatedApp, A
         removed = pin
         mapView.removeAnnotation(pin)
       }
-      setAddress("")
     }
+    return (tapAnotation, removed)
+  }
+
+  /// `longTapped(gesture:)`: the final listing, which also looks the address up.
+  func longTapped(gesture: GestureRecognizer) {
+    guard let mapView = mkMapView, let geocoder, let phone else { return }
+    if variant == .corrected && gesture.state != .began { return }
+    phone.recordAppEvent("gesture", [LogField("state", .string(gesture.state.description))])
+    guard let (tapAnotation, removed) = replacePin(at: gesture, in: mapView) else { return }
+    let mapCoordinate = tapAnotation.coordinate
+    if variant != .asPublished { setAddress("") }
 
     geocoder.reverseGeocodeLocation(
       CLLocation(latitude: mapCoordinate.latitude, longitude: mapCoordinate.longitude)
@@ -180,14 +202,19 @@ public final class PinDrop: ReferenceApp<PinDrop.Configuration>, SimulatedApp, A
       self.setAddress(administrativeArea + locality + placeName + subThoroughfare)
     }
     mapView.addAnnotation(tapAnotation)
+    recordPin(tapAnotation, removed: removed)
+  }
+
+  /// Keeps the new pin and logs it with what it replaced.
+  private func recordPin(_ tapAnotation: MKPointAnnotation, removed: (any MKAnnotation)?) {
     pin = tapAnotation
     let removedKind: LogValue =
       removed == nil ? .null : .string(removed is MKUserLocation ? "userLocation" : "pin")
-    phone.recordAppEvent(
+    phone?.recordAppEvent(
       "pin",
       [
-        LogField("latitude", .double(mapCoordinate.latitude)),
-        LogField("longitude", .double(mapCoordinate.longitude)),
+        LogField("latitude", .double(tapAnotation.coordinate.latitude)),
+        LogField("longitude", .double(tapAnotation.coordinate.longitude)),
         LogField("removed", removedKind),
       ])
   }

@@ -4,7 +4,8 @@ import Geo
 public struct Waypoint: Hashable, Sendable {
   /// Where the waypoint is.
   public var coordinate: Coordinate
-  /// Seconds spent standing at the waypoint after arriving.
+  /// Seconds spent standing at the waypoint after arriving (at the first waypoint: before
+  /// setting off).
   public var dwell: Double
   /// Whether the traveller jumps here from the previous waypoint instead of travelling.
   public var teleport: Bool
@@ -56,8 +57,8 @@ public struct Waypoint: Hashable, Sendable {
 
 /// Makes a realistic trace from waypoints and a speed profile.
 ///
-/// The traveller starts at rest at the first waypoint, follows WGS84 geodesics from waypoint to
-/// waypoint, and stops only where it must: at a waypoint with a dwell, before a teleport and at
+/// The traveller starts at rest at the first waypoint, stands there for its dwell, if any, then
+/// follows WGS84 geodesics from waypoint to waypoint, and stops only where it must: at a waypoint with a dwell, before a teleport and at
 /// the end. Between two stops it accelerates at the profile's acceleration up to the cruise
 /// speed, cruises, and decelerates to arrive at rest (a trapezoidal speed profile; a triangle
 /// when the stretch is too short to reach the cruise speed). It does not slow down for turns at
@@ -104,6 +105,17 @@ public enum TraceSynthesis {
       points.append(TracePoint(time: time, coordinate: coordinate, speed: speed, course: course))
     }
     emit(waypoints[0].coordinate, speed: 0, course: nil)
+    if waypoints[0].dwell > 0 {
+      // Standing at the start for its dwell: departure is a sample of its own, at rest.
+      time += waypoints[0].dwell
+      guard TracePoint.timeRange.contains(time) else {
+        throw TraceError(
+          .invalidArgument, file: nil,
+          "the trace would leave waypoint 1 \(time) s after 1970, outside the years 0000 to "
+            + "9999 that a trace time may lie in; expected a shorter dwell")
+      }
+      emit(waypoints[0].coordinate, speed: 0, course: nil)
+    }
     var index = 0
     while index < waypoints.count - 1 {
       // A run: from waypoints[index] through waypoints that need no stop, to the next stop.
