@@ -123,6 +123,22 @@ import Testing
     #expect(try #require(record.latency(.exit, fence: "fence")) > 0)
   }
 
+  @Test func aTrialHearsNothingWhenTheEngineMissesEveryTransition() throws {
+    var route = StraightRoute(centre: Self.centre, start: -1_000)
+    route.move(to: 1_000, speed: 1.4)
+    var conditions = FieldConditions()
+    conditions.parameters.regionMonitoring.missProbability = 1
+    let fence = CircularRegion(center: Self.centre, radius: 200, identifier: "fence")
+    let record = try FieldTrial(
+      samples: try route.samples(), fences: [fence], conditions: conditions
+    ).run(seed: 3, geos: GEOSContext())
+    #expect(record.events.isEmpty)
+    #expect(record.crossings.count == 2)
+    #expect(
+      CalibrationMeasure.detectedCrossings.estimate([record], random: RandomStream(seed: 1)).value
+        == 0)
+  }
+
   @Test func aTrialIsTheSameForTheSameSeed() throws {
     #expect(try walkThrough(app: .background) == walkThrough(app: .background))
   }
