@@ -1,5 +1,5 @@
 # The two entry points the README promises; each installs what it needs first.
-.PHONY: setup run bench test lint sanitize fuzz man docs
+.PHONY: setup run bench calibrate test lint sanitize fuzz man docs
 
 setup:
 	@scripts/ensure-system-packages
@@ -22,6 +22,13 @@ bench: setup
 	.build/release/geosim bench cloud
 	.build/release/geosim bench replay
 	.build/release/geosim bench report
+
+# The published field tests of region monitoring re-run on the simulated phone (release build),
+# published against simulated with 95 % intervals, into Reports/calibration (docs/DEVICE.md,
+# "Calibration"). `make calibrate CHECK=--check` fails when a row is outside its band.
+calibrate: setup
+	swift build -c release --product geosim
+	.build/release/geosim calibrate --out Reports/calibration $(CHECK)
 
 # The package's tests, then the example app package's (Examples/CheckIn: an app written as for
 # iOS, built against GeoSim by path, with its own scenarios, suite and command-line tool, which

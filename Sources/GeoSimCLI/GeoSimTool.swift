@@ -9,7 +9,7 @@ import Replay
 #endif
 
 /// A `geosim` command-line tool for a catalog of apps: every command `geosim` has — `replay`,
-/// `validate`, `sweep`, `merge`, `trace`, `query`, `geodesic`, `bench` — with the same worker
+/// `validate`, `sweep`, `merge`, `trace`, `query`, `geodesic`, `bench`, `calibrate` — with the same worker
 /// processes, reports and exit codes, replaying scenarios that name the catalog's apps.
 ///
 /// A package that tests its own app declares an executable target whose `main.swift` is
@@ -226,6 +226,7 @@ struct RootCommand: ToolCommand {
       subcommands: [
         ReplayCommand.self, ValidateCommand.self, SweepCommand.self, MergeCommand.self,
         TraceCommand.self, QueryCommand.self, GeodesicCommand.self, BenchCommand.self,
+        CalibrateCommand.self,
       ])
   }
 
