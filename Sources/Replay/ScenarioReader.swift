@@ -488,7 +488,7 @@ struct ScenarioReader {
     let m = try members(
       node,
       allowed: [
-        "evaluationInterval", "idleInterval", "nearDistance", "hysteresis", "dwell",
+        "evaluationInterval", "idleInterval", "nearDistance", "gnssWhenNear", "hysteresis", "dwell",
         "minimumEffectiveRadius", "entryLatencyMedian", "exitLatencyMedian", "latencySigma",
         "missProbability",
       ])
@@ -497,6 +497,7 @@ struct ScenarioReader {
     }
     if let n = m["idleInterval"] { p.idleInterval = .seconds(try interval(n)) }
     if let n = m["nearDistance"] { p.nearDistance = try number(n, 0...100_000, what: "metres") }
+    if let n = m["gnssWhenNear"] { p.gnssWhenNear = try bool(n) }
     if let n = m["hysteresis"] { p.hysteresis = try number(n, 0...100_000, what: "metres") }
     if let n = m["dwell"] { p.dwell = .seconds(try seconds(n)) }
     if let n = m["minimumEffectiveRadius"] {
@@ -523,7 +524,7 @@ struct ScenarioReader {
         "velocityStandardDeviation", "minimumSpeedForCourse", "reducedAccuracyInterval",
         "reducedAccuracyCellSize", "reducedAccuracyHorizontalAccuracy", "coarseAccuracy",
         "coarseCorrelationTime", "coarseJumpsPerHour", "coarseJumpMeanDuration",
-        "coarseJumpDistance", "wifiCoverage", "cellSpacing",
+        "coarseJumpDistance", "wifiCoverage", "wifiMaximumSpeed", "vehicleHold", "cellSpacing",
       ])
     if let n = m["updateInterval"] { p.updateInterval = .seconds(try interval(n)) }
     for (key, path) in [
@@ -566,6 +567,10 @@ struct ScenarioReader {
       p.coarseJumpsPerHour = try number(n, 0...3_600, what: "a rate per hour")
     }
     if let n = m["wifiCoverage"] { p.wifiCoverage = try number(n, 0...1, what: "a share") }
+    if let n = m["wifiMaximumSpeed"] {
+      p.wifiMaximumSpeed = try number(n, 0...1_000, what: "a speed in m/s")
+    }
+    if let n = m["vehicleHold"] { p.vehicleHold = .seconds(try seconds(n)) }
     if let n = m["cellSpacing"] {
       p.cellSpacing = try number(n, 1...100_000, what: "a spacing in metres")
     }

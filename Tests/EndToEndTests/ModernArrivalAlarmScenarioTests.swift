@@ -19,9 +19,17 @@ private func replay(_ name: String) throws -> ScenarioRun {
     "train-to-shinagawa", "tunnel-approach", "already-inside", "second-alarm", "foreground-arrival",
   ])
   func theCorrectedScenariosPassWithTheModernApp(_ story: String) throws {
+    let file = arrivalAlarm.appendingPathComponent("\(story)-modern.scenario.json").path
+    let scenario = try Scenario(contentsOf: file)
+    #expect(scenario.app.variant == "modern")
+    if scenario.runs > 1 {
+      // Judged over its runs (the underground ride rings on some of them).
+      let result = try GeoSimTest.replayRuns(file, catalog: .referenceApps)
+      #expect(result.verdict == .pass, "\(result.expectations.map(\.message))")
+      return
+    }
     let run = try replay("\(story)-modern")
     run.expectExpectationsHold()
-    #expect(run.scenario.app.variant == "modern")
   }
 
   /// Marked to fail, and failing only at the trigger the modern app does not schedule.

@@ -160,6 +160,20 @@ private func files(under root: URL) -> [String: Data] {
     #expect(files(under: overridden.appendingPathComponent("out")) == reference)
   }
 
+  /// A worker batch mixing runs with a scenario replayed once passes that one's index as −1:
+  /// it must reach the worker as a value, not as an option.
+  @Test func aScenarioReplayedOnceBesideOneReplayedSeveralTimesIsReplayedNotRefused() throws {
+    let text = try String(contentsOf: flakyLink, encoding: .utf8)
+    let once = text.replacingOccurrences(of: "  \"runs\": 20,\n", with: "")
+      .replacingOccurrences(of: "\"weather-flaky-link\"", with: "\"weather-once\"")
+    let dir = try folder(["a.scenario.json": once, "b.scenario.json": text])
+    let r = try geosim(
+      ["replay", "a.scenario.json", "b.scenario.json", "--out", "out", "--jobs", "1"], in: dir)
+    #expect(!r.out.contains("CRASH"), "\(r.out)")
+    #expect(r.out.contains("weather-once ("), "\(r.out)")
+    #expect(r.out.contains("weather-flaky-link (2/2) over 20 runs"), "\(r.out)")
+  }
+
   @Test func fewerRunsRemoveTheFoldersOfTheRunsBefore() throws {
     let dir = try flakyFolder()
     #expect(

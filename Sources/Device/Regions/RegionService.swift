@@ -194,7 +194,15 @@ final class RegionService {
     lastCell = cell
     if isNear || lastLook.map({ now - $0 >= p.idleInterval }) ?? true {
       lastLook = now
-      if let position = position(cell: cell) { evaluate(position) }
+      var position = position(cell: cell)
+      // Near a region with nothing finer than a cell: a brief GNSS fix, where one can be had.
+      if isNear, p.gnssWhenNear, phone.isConnected,
+        position.map({ $0.horizontalAccuracy > p.hysteresis }) ?? true,
+        let fix = phone.location.regionPosition(from: .gnss, connected: true)
+      {
+        position = fix
+      }
+      if let position { evaluate(position) }
     }
     if needsTicks {
       checkedScheduling { try ticker.arm(after: p.evaluationInterval) }

@@ -15,7 +15,8 @@ public enum SensorReading: Hashable, Sendable {
 /// uses Wi-Fi, cellular and GPS" when it is available, and "requires network connectivity" for
 /// the first two (Apple, Location and Maps Programming Guide).
 public enum PositioningSource: String, Hashable, Sendable, CaseIterable {
-  /// Satellites: only while something keeps GNSS on (an app running location updates).
+  /// Satellites: the app's own fixes while it runs location updates, and brief fixes region
+  /// monitoring takes when a region is near and nothing else can decide it.
   case gnss
   /// Nearby Wi-Fi access points, located with the network's help.
   case wifi
@@ -37,7 +38,7 @@ public protocol LocationSensor: AnyObject {
   /// The position `source` gives region monitoring at `time`, or `nil` when that source has
   /// nothing there and then (no access points, no cell coverage, no network to locate them,
   /// before the trajectory starts). `connected` tells whether the phone has a network
-  /// connection; `.gnss` is not asked for (GNSS positions come from the app's own fixes).
+  /// connection; `.gnss` is a brief fix of region monitoring's own (it needs no network).
   func regionPosition(at time: SimTime, from source: PositioningSource, connected: Bool)
     -> Location?
   /// Where the phone truly is at `time`, for what iOS detects from all its sensors together

@@ -69,6 +69,7 @@ public final class SensorModel: LocationSensor {
   private var truthCursor = Trajectory.Cursor()
   private var regionCursor = Trajectory.Cursor()
   private let cellTowers: CellGrid
+  private var regionGNSSError: GaussMarkovProcess
   private let wifiTiles: CellGrid
   private var gnssError: GaussMarkovProcess
   private var wifiError: GaussMarkovProcess
@@ -117,6 +118,8 @@ public final class SensorModel: LocationSensor {
       random: random.split("coarse.jumps"))
     invalidRandom = random.split("invalid")
     cellTowers = CellGrid(spacing: parameters.cellSpacing, random: random.split("cells"))
+    regionGNSSError = GaussMarkovProcess(
+      correlationTime: parameters.gnssCorrelationTime, random: random.split("region.gnss"))
     wifiTiles = CellGrid(spacing: 250, random: random.split("wifi.tiles"))
     velocityRandom = random.split("velocity")
     let sigma = SensorParameters.standardDeviation(forAccuracy:)
@@ -230,21 +233,25 @@ public final class SensorModel: LocationSensor {
   ///
   /// - Wi-Fi: the coarse estimate (``coarseEstimate(at:)``), where there are access points: in
   ///   urban canyons and buildings, and on the share ``SensorParameters/wifiCoverage`` of
-  ///   open-sky tiles; not underground or in outages.
+  ///   open-sky tiles; not underground or in outages, and not above
+  ///   ``SensorParameters/wifiMaximumSpeed``.
   /// - Cell: the serving cell's reference point, reported with the accuracy
   ///   ``SensorParameters/cellSpacing``; everywhere but in outages.
-  /// - GNSS: `nil`; GNSS positions reach region monitoring from the app's fixes.
+  /// - GNSS: a fix of the phone's own, under open sky or in an urban canyon, for when region
+  ///   monitoring turns GNSS on briefly (its own error process, so that it does not disturb the
+  ///   app's fixes).
   public func regionPosition(at time: SimTime, from source: PositioningSource, connected: Bool)
     -> Location?
   {
-    guard connected, source != .gnss,
+    guard connected || source == .gnss,
       let truth = trajectory.fastState(at: time, cursor: &regionCursor)
     else { return nil }
     let place = truth.coordinate
     let kind = environment?.kind(longitude: place.longitude, latitude: place.latitude) ?? .openSky
     switch source {
     case .wifi:
-      guard kind < .underground, kind != .openSky || hasWifi(at: place) else { return nil }
+      guard kind < .underground, kind != .openSky || hasWifi(at: place), !inVehicle(at: time)
+      else { return nil }
       return coarseEstimate(at: time)
     case .cell:
       guard kind != .outage else { return nil }
@@ -252,7 +259,32 @@ public final class SensorModel: LocationSensor {
         coordinate: cellTowers.position(serving: place), altitude: truth.altitude,
         horizontalAccuracy: parameters.cellSpacing, timestamp: time)
     case .gnss:
-      return nil
+      guard kind <= .urbanCanyon else { return nil }
+      let urban = kind == .urbanCanyon
+      let sigma = urban ? gnssUrbanCanyonSigma : gnssOpenSkySigma
+      let error = regionGNSSError.advance(to: time.nanoseconds)
+      return Location(
+        coordinate: MetricOffset.apply(
+          east: sigma * error.east, north: sigma * error.north, to: place),
+        altitude: truth.altitude,
+        horizontalAccuracy: urban
+          ? parameters.gnssUrbanCanyonAccuracy : parameters.gnssOpenSkyAccuracy,
+        timestamp: time)
+    }
+  }
+
+  /// Whether the phone moved faster than ``SensorParameters/wifiMaximumSpeed`` within the last
+  /// ``SensorParameters/vehicleHold`` (checked every 10 s of it).
+  private func inVehicle(at time: SimTime) -> Bool {
+    let hold = parameters.vehicleHold.nanoseconds
+    var back: Int64 = 0
+    while true {
+      let t = SimTime(nanoseconds: time.nanoseconds &- back)
+      if let state = trajectory.state(at: t), state.speed > parameters.wifiMaximumSpeed {
+        return true
+      }
+      if back >= hold { return false }
+      back = min(hold, back + 10_000_000_000)
     }
   }
 

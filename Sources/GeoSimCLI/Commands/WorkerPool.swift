@@ -43,7 +43,7 @@ struct WorkerPool: Sendable {
         // of a scenario replayed several times (-1 for one replayed once).
         let runs =
           batch.contains { units[$0].run != nil }
-          ? batch.flatMap { ["--run-index", String(units[$0].run ?? -1)] } : []
+          ? batch.map { "--run-index=\(units[$0].run ?? -1)" } : []
         // Files after `--`: a scenario file whose name starts with a dash is not an option.
         return arguments + runs + ["--"] + batch.map { units[$0].file }
       },

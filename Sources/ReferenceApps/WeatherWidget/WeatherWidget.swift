@@ -35,7 +35,10 @@ import SimKernel
 /// corrected variant keeps this too (the fix is outside the scope of the article's bug).
 ///
 /// Corrected (the smallest change): no request while nothing is stored (`object(forKey:)` is
-/// `nil`); a fetch asked for then is made as soon as the first fix is stored.
+/// `nil`); a fetch asked for then is made as soon as the first fix is stored; and a fix whose
+/// `horizontalAccuracy` is negative — an invalid one, whose coordinate means nothing [A] — is
+/// not stored (without this, the rare invalid first fix at (0, 0) sends the request to the Gulf
+/// of Guinea all the same).
 ///
 /// Nothing in this port traps.
 ///
@@ -167,6 +170,8 @@ public final class WeatherWidget: ReferenceApp<WeatherWidget.Configuration>, Sim
     let locationManager: CLLocationManager
     /// Called after a location is stored.
     var didStore: ((CLLocationCoordinate2D) -> Void)?
+    /// Whether invalid fixes (negative accuracy) are passed over: the corrected variant's.
+    var skipsInvalidFixes = false
 
     init(userRepository: UserRepository) {
       self.userRepository = userRepository
@@ -193,6 +198,7 @@ public final class WeatherWidget: ReferenceApp<WeatherWidget.Configuration>, Sim
       guard let newLocation = locations.last else {
         return
       }
+      if skipsInvalidFixes && newLocation.horizontalAccuracy < 0 { return }
 
       let location = CLLocationCoordinate2D(
         latitude: newLocation.coordinate.latitude,
@@ -242,6 +248,7 @@ public final class WeatherWidget: ReferenceApp<WeatherWidget.Configuration>, Sim
       userRepository: userRepository)
     let helper = LocationManagerHelper(userRepository: userRepository)
     helper.didStore = { [weak self] location in self?.locationStored(location) }
+    helper.skipsInvalidFixes = variant == .corrected
     locationManagerHelper = helper
     helper.callLocationManager()
     if reason == .user { fetchWeathers() }
