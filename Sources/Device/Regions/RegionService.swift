@@ -292,8 +292,9 @@ final class RegionService {
     lastDelivery[registration] = at
     checkedScheduling {
       try phone.simulation.schedule(at: at) { [weak self] in
-        guard let self, self.monitor.isCurrent(registration) else { return }
+        guard let self else { return }
         if self.lastDelivery[registration] == at { self.lastDelivery[registration] = nil }
+        guard self.monitor.isCurrent(registration) else { return }
         self.deliver(watch, state: state)
       }
     }
