@@ -525,6 +525,7 @@ struct ScenarioReader {
         "reducedAccuracyCellSize", "reducedAccuracyHorizontalAccuracy", "coarseAccuracy",
         "coarseCorrelationTime", "coarseJumpsPerHour", "coarseJumpMeanDuration",
         "coarseJumpDistance", "wifiCoverage", "wifiMaximumSpeed", "vehicleHold", "cellSpacing",
+        "cellSites",
       ])
     if let n = m["updateInterval"] { p.updateInterval = .seconds(try interval(n)) }
     for (key, path) in [
@@ -574,6 +575,7 @@ struct ScenarioReader {
     if let n = m["cellSpacing"] {
       p.cellSpacing = try number(n, 1...100_000, what: "a spacing in metres")
     }
+    if let n = m["cellSites"] { p.cellSites = try array(n).map(coordinate) }
     if let n = m["coarseJumpDistance"] {
       let r = try members(n, allowed: ["min", "max"], required: ["min", "max"])
       let low = try number(r["min"]!, 0...100_000, what: "a distance in metres")

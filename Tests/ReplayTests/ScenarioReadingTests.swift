@@ -1,5 +1,6 @@
 import Device
 import Foundation
+import Geo
 import JSON
 import Replay
 import Testing
@@ -111,6 +112,22 @@ import Testing
     #expect(p.coarseJumpMeanDuration == .seconds(30) && p.coarseJumpDistance == 100...200)
     // What the scenario leaves out keeps its documented default.
     #expect(p.wifiCorrelationTime == SensorParameters().wifiCorrelationTime)
+  }
+
+  @Test func knownCellSitesAreReadAsCoordinatesAndABadOneIsNamed() throws {
+    let s = try scenario(
+      with(
+        #""device": {"sensor": {"cellSites": [{"latitude": 35.68, "longitude": 139.76}, "#
+          + #"{"latitude": 35.69, "longitude": 139.70}]}}"#))
+    #expect(
+      s.device.sensor.cellSites == [
+        try Coordinate(latitude: 35.68, longitude: 139.76),
+        try Coordinate(latitude: 35.69, longitude: 139.70),
+      ])
+    let e = try #require(
+      error(with(#""device": {"sensor": {"cellSites": [{"latitude": 95, "longitude": 0}]}}"#)))
+    #expect(e.path == "device.sensor.cellSites[0].latitude")
+    #expect(e.message.hasPrefix("expected a latitude"))
   }
 
   @Test func pausingCanBeSetPerActivityOrTurnedOff() throws {

@@ -195,9 +195,13 @@ final class RegionService {
     if isNear || lastLook.map({ now - $0 >= p.idleInterval }) ?? true {
       lastLook = now
       var position = position(cell: cell)
-      // Near a region with nothing finer than a cell: a brief GNSS fix, where one can be had.
+      // Near a region with nothing finer than a cell that puts the phone inside one: a brief
+      // GNSS fix, where one can be had.
       if isNear, p.gnssWhenNear, phone.isConnected,
-        position.map({ $0.horizontalAccuracy > p.hysteresis }) ?? true,
+        position.map({
+          $0.horizontalAccuracy > p.hysteresis
+            && !monitor.observesInside(estimate: $0.coordinate, accuracy: $0.horizontalAccuracy)
+        }) ?? true,
         let fix = phone.location.regionPosition(from: .gnss, connected: true)
       {
         position = fix
