@@ -292,7 +292,8 @@ struct ScenarioReader {
     if let n = m["environment"] { scenario.environment = try environment(n, duration: duration) }
     if let n = m["timeline"] { scenario.timeline = try timeline(n, duration: duration) }
     if let n = m["expectations"] {
-      scenario.expectations = try array(n).map { try expectation($0, duration: duration) }
+      scenario.expectations = Expectation.distinctlyNamed(
+        try array(n).map { try expectation($0, duration: duration) })
     }
     return scenario
   }

@@ -39,12 +39,19 @@ import Testing
     #expect(s.timeZone.identifier == "Asia/Tokyo")
     #expect(s.timeline.count == 3)
     #expect(s.timeline[1].origin == "timeline[1]")
+    // Unnamed expectations are named by their rule in words.
     #expect(
       s.expectations.map(\.name) == [
-        "a marker", "expectations[1]", "expectations[2]",
-        "expectations[3]", "expectations[4]",
+        "a marker", #"label is "fixes: 0" at 1 s"#, "exactly 1 location.started",
+        "no request within 1000 m of (0, 0)", "the app does not crash",
       ])
     #expect(s.device.promptAnswers[.location] == [.allowWhileUsing])
+  }
+
+  @Test func twoUnnamedExpectationsThatReadTheSameAreNumbered() throws {
+    let s = try scenario(
+      with(#""expectations": [{"expect": "noCrash"}, {"expect": "noCrash"}]"#))
+    #expect(s.expectations.map(\.name) == ["the app does not crash", "the app does not crash (2)"])
   }
 
   @Test func theMinimalScenarioHasDefaults() throws {

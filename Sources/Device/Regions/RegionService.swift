@@ -59,7 +59,8 @@ final class RegionService {
     monitor.watch(region, owner: .app)
     phone.record(
       RegionEvent.startMonitoring(
-        identifier: region.identifier, center: region.center, radius: region.radius))
+        identifier: region.identifier, center: region.center, radius: region.radius,
+        notifyOnEntry: region.notifyOnEntry, notifyOnExit: region.notifyOnExit))
     if phone.authorization.isRefused {
       phone.location.call(manager) {
         $0.delegate?.locationManager(
