@@ -152,7 +152,7 @@ private func rootElement(of text: String) -> Result<String, any Error> {
       let json = reportText(
         name: verdict, outcome: outcome, verdict: verdict,
         expectations: #"[{"name": "no (0, 0)", "kind": "noRequestNear", "passed": \#(passed), "#
-          + #""message": "m & m"}]"#)
+          + #""message": "m & m", "time": null}]"#)
       return try RunReport.Entry(
         reading: Data(json.utf8), file: "\(verdict)/report.json", markdown: "", figures: [])
     }
@@ -263,7 +263,7 @@ private func rootElement(of text: String) -> Result<String, any Error> {
     ),
     (
       #""verdict": "pass""#, #""verdict": "PASS""#,
-      #"r.json:1:303: verdict: expected one of "pass", "xfail", "fail", "crash", "timeout", "#
+      #"r.json:1:317: verdict: expected one of "pass", "xfail", "fail", "crash", "timeout", "#
         + #""xpass", "#
         + #"found "PASS""#
     ),
@@ -274,19 +274,19 @@ private func rootElement(of text: String) -> Result<String, any Error> {
     ),
     (
       #""expectedOutcome": "pass", "#, "",
-      "r.json:1:172: scenario.expectedOutcome: missing required key"
+      "r.json:1:186: scenario.expectedOutcome: missing required key"
     ),
     (
       #""status": "complete""#, #""status": "invalid""#,
-      #"r.json:1:302: verdict: expected "invalid", as the status is "invalid""#
+      #"r.json:1:316: verdict: expected "invalid", as the status is "invalid""#
     ),
     (
       #""timelineErrors": []"#, #""timelineErrors": {}"#,
-      "r.json:1:288: timelineErrors: expected an array, found an object"
+      "r.json:1:302: timelineErrors: expected an array, found an object"
     ),
     (
-      #"[]}"#, #"[],}"#,
-      "r.json:1:365: expected a member name after ',' (trailing commas are not allowed), found '}'"
+      #""runs": null}"#, #""runs": null,}"#,
+      "r.json:1:393: expected a member name after ',' (trailing commas are not allowed), found '}'"
     ),
   ])
   func aDamagedScenarioReportIsAnErrorNamingItsPlace(
@@ -295,7 +295,7 @@ private func rootElement(of text: String) -> Result<String, any Error> {
     let text = reportText(
       name: "s", outcome: "pass", verdict: "pass",
       expectations: #"[{"name": "no (0, 0)", "kind": "noRequestNear", "passed": true, "#
-        + #""message": "m"}]"#)
+        + #""message": "m", "time": null}]"#)
     _ = try RunReport.Entry(reading: Data(text.utf8), file: "r.json", markdown: "", figures: [])
     try #require(text.contains(original))
     let bad = text.replacingOccurrences(of: original, with: damaged)
@@ -448,7 +448,7 @@ private func reportText(name: String, outcome: String, verdict: String, expectat
     + #""expectations": \#(expectations), "#
     + #""scenario": {"name": "\#(name)", "file": null, "expectedOutcome": "\#(outcome)", "app": "X"}, "#
     + #""error": null, "crash": null, "timelineErrors": [], "verdict": "\#(verdict)", "#
-    + #""timeout": null, "traceIssues": [], "pendingWork": []}"#
+    + #""timeout": null, "traceIssues": [], "pendingWork": [], "runs": null}"#
 }
 
 /// The path of `xmllint`, when it is installed.

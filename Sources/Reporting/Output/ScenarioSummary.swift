@@ -71,7 +71,8 @@ public struct ScenarioSummary: Sendable, Hashable {
       "pendingWork": .array(pendingWork.map(\.json)),
       "crash": crash.map { Self.stop($0.reason, $0.lastEvents) } ?? .null,
       "timeout": timeout.map { Self.stop($0.reason, $0.lastEvents) } ?? .null,
-    ].merging(runs.map { ["runs": $0.json] } ?? [:]) { $1 }
+      "runs": runs?.json ?? .null,
+    ]
   }
 
   /// The status as the run's tables show it: `complete`, or `complete, 100 runs`.
@@ -158,7 +159,7 @@ public struct ScenarioSummary: Sendable, Hashable {
         kind: try r.choice(at.appending(key: "kind")),
         passed: try r.bool(at.appending(key: "passed")),
         message: try r.string(at.appending(key: "message")),
-        time: try r.has(at.appending(key: "time")) ? r.number(at.appending(key: "time")) : nil)
+        time: try r.optionalNumber(at.appending(key: "time")))
     }
     timelineErrors = try (0..<r.count(["timelineErrors"])).map { i throws(ScenarioReportError) in
       try r.string(["timelineErrors", .index(i)])
@@ -188,7 +189,7 @@ public struct ScenarioSummary: Sendable, Hashable {
         kind: try r.choice(at.appending(key: "kind")),
         label: try r.string(at.appending(key: "label")),
         queuedAt: try instant("queuedAt"),
-        due: try r.has(at.appending(key: "due")) ? instant("due") : nil)
+        due: try r.isNull(at.appending(key: "due")) ? nil : instant("due"))
     }
     func stop(_ member: String) throws(ScenarioReportError) -> (String, [String])? {
       if try r.isNull([.key(member)]) { return nil }
@@ -207,7 +208,7 @@ public struct ScenarioSummary: Sendable, Hashable {
     if status == .timedOut, timeout == nil {
       throw r.problem(["timeout"], "expected the budget a timed-out replay ran out of, found null")
     }
-    if try r.has(["runs"]) {
+    if try !r.isNull(["runs"]) {
       guard let runs = ReplayResult.Runs(json: try r.value(["runs"])) else {
         throw r.problem(
           ["runs"],
