@@ -188,6 +188,12 @@ public final class UserNotificationCenter {
       phone.regions.unwatchTrigger(request: dropped.identifier)
     }
     if store.isPending(request.identifier), case .location(let region, _) = request.trigger {
+      // Added inside its region: what iOS does then is assumed (``Assumption``), so say so.
+      if let position = phone.location.truePosition(), region.contains(position) {
+        phone.record(
+          AssumptionEvent.locationTriggerAddedInside(
+            identifier: request.identifier, region: region.identifier))
+      }
       phone.regions.watchTrigger(region, request: request.identifier)
     }
     if request.trigger == nil {

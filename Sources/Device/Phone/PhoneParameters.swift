@@ -12,7 +12,11 @@ public struct PhoneParameters: Hashable, Sendable {
   /// about 10 s [A].
   public var regionRelaunchWindow = SimDuration.seconds(10)
   /// Probability that starting updates first delivers the cached last fix with its old
-  /// timestamp: 0.5 [?] (stale cached first fixes happen [A][3P]; their rate is unpublished).
+  /// timestamp: 0.5 [?]. Cached first fixes happen [A] (the delegate reference: the location
+  /// "may contain the data that was cached from a previous usage of the location service";
+  /// `startMonitoringSignificantLocationChanges()`: "the first event to be delivered is usually
+  /// the most recently cached location event"); how often standard updates do it is
+  /// unpublished, so a run that delivers one records ``Assumption/staleFirstFix``.
   public var staleFirstFixProbability = 0.5
   /// How long ``LocationManager/requestLocation()`` waits for a good enough fix before
   /// delivering the best one: 10 s [?].

@@ -130,9 +130,13 @@ public struct RunReport {
       totalTests += suite.cases.count
       totalFailures += suite.failures
       totalErrors += suite.errors
+      // The unconfirmed defaults the verdict rests on travel with it, as properties.
+      let properties = AssumptionsSection.junitProperties(
+        e.summary.assumptions, runs: e.summary.runs?.count)
       suites.append(
         "  <testsuite name=\"\(Markup.escape(e.name))\" tests=\"\(suite.cases.count)\" "
           + "failures=\"\(suite.failures)\" errors=\"\(suite.errors)\">\n"
+          + (properties.map { $0 + "\n" } ?? "")
           + suite.cases.joined(separator: "\n") + "\n  </testsuite>")
     }
     xml +=

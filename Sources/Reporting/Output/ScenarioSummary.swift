@@ -38,6 +38,8 @@ public struct ScenarioSummary: Sendable, Hashable {
   public var pendingWork: [PendingAppWork]
   /// For a scenario replayed several times, what its runs came to; `nil` for one run.
   public var runs: ReplayResult.Runs?
+  /// The unconfirmed defaults the replay (or its runs) depended on.
+  public var assumptions: [ReplayResult.AssumptionUse]
 
   /// The `format` member of every scenario report.
   static let format = "geosim-scenario-report/1"
@@ -66,6 +68,7 @@ public struct ScenarioSummary: Sendable, Hashable {
       "pendingWork": .array(pendingWork.map(\.json)),
       "crash": crash.map { Self.stop($0.reason, $0.lastEvents) } ?? .null,
       "timeout": timeout.map { Self.stop($0.reason, $0.lastEvents) } ?? .null,
+      "assumptions": .array(assumptions.map(\.json)),
     ].merging(runs.map { ["runs": $0.json] } ?? [:]) { $1 }
   }
 
@@ -104,6 +107,7 @@ public struct ScenarioSummary: Sendable, Hashable {
     timeout = result?.timeout
     pendingWork = result?.pendingWork ?? []
     runs = result?.runs
+    assumptions = result?.assumptions ?? []
   }
 
   /// Reads the summary from a scenario's `report.json`, parsed as `document` from `reportFile`.
@@ -192,6 +196,18 @@ public struct ScenarioSummary: Sendable, Hashable {
     }
     if status == .timedOut, timeout == nil {
       throw r.problem(["timeout"], "expected the budget a timed-out replay ran out of, found null")
+    }
+    // Reports written before assumptions were recorded have none.
+    let assumptionCount = try r.has(["assumptions"]) ? r.count(["assumptions"]) : 0
+    assumptions = try (0..<assumptionCount).map { i throws(ScenarioReportError) in
+      let at: JSONPath = ["assumptions", .index(i)]
+      guard let use = ReplayResult.AssumptionUse(json: try r.value(at)) else {
+        throw r.problem(
+          at,
+          "expected an assumption the replay depended on: assumption, value, count and "
+            + "firstTime (docs/REPORTS.md)")
+      }
+      return use
     }
     if try r.has(["runs"]) {
       guard let runs = ReplayResult.Runs(json: try r.value(["runs"])) else {
