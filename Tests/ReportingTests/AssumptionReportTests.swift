@@ -114,6 +114,17 @@ private func jsonAssumptions(_ r: ScenarioReport) -> [String: [String: JSONValue
       ))
     let result = try #require(r.result)
     #expect(ReplayResult(json: result.json) == result)
+    let first = try #require(result.assumptions.first)
+    let damaged = r.json.jsonText.replacingOccurrences(
+      of: "\"firstTime\":\(JSONText.number(first.firstTime))", with: "\"firstTime\":\"late\"")
+    #expect(damaged != r.json.jsonText)
+    do {
+      _ = try RunReport.Entry(
+        reading: Data(damaged.utf8), file: "r.json", markdown: "", figures: [])
+      Issue.record("a damaged assumption was read")
+    } catch {
+      #expect(error.description.contains("assumptions[0]: expected an assumption"))
+    }
   }
 
   @Test func overSeveralRunsTheReportSaysInHowManyRunsEachWasExercised() throws {

@@ -32,7 +32,8 @@ public enum Assumption: String, Hashable, Sendable, CaseIterable {
   /// region") [A]; what it does for a request added inside is unconfirmed.
   case locationTriggerAddedInside
 
-  /// The default behind the assumption, as a Swift name.
+  /// The default behind the assumption: the parameter's Swift name, or the rule's name when no
+  /// parameter holds it.
   public var parameter: String {
     switch self {
     case .staleFirstFix: "PhoneParameters.staleFirstFixProbability"
