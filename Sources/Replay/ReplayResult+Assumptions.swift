@@ -40,7 +40,7 @@ extension ReplayResult {
     /// Its source tag: `[?]`, as every ``Assumption`` is unconfirmed.
     public var tag: String { "[?]" }
 
-    /// The scenario keys that change it; empty when no key does (docs/SCENARIOS.md).
+    /// The scenario keys that change it (docs/SCENARIOS.md).
     public var scenarioKeys: [String] { Self.scenarioKeys(of: assumption) }
 
     /// The scenario keys that change `assumption`.
@@ -48,7 +48,7 @@ extension ReplayResult {
       switch assumption {
       case .staleFirstFix: ["device.parameters.staleFirstFixProbability"]
       case .invalidFix: ["device.sensor.invalidFixProbability"]
-      case .locationTriggerAddedInside: []
+      case .locationTriggerAddedInside: ["device.parameters.locationTriggerFiresWhenAddedInside"]
       }
     }
 
@@ -58,7 +58,7 @@ extension ReplayResult {
       case .staleFirstFix: JSONText.number(device.parameters.staleFirstFixProbability)
       case .invalidFix: JSONText.number(device.sensor.invalidFixProbability)
       case .locationTriggerAddedInside:
-        "already inside: no entry until the phone leaves and returns"
+        device.parameters.locationTriggerFiresWhenAddedInside ? "true" : "false"
       }
     }
 

@@ -5,11 +5,12 @@ import Testing
 
 /// A launched phone whose user allows While Using (and notifications) at once.
 private func grantedPhone(
-  staleFirstFixProbability: Double = 0,
+  staleFirstFixProbability: Double = 0, triggerFiresWhenAddedInside: Bool = false,
   truth: @escaping (SimTime) -> Coordinate? = { _ in tokyoStation }
 ) throws -> (phone: Phone, sensor: ExactSensor, app: RecordingApp) {
   var parameters = deterministic()
   parameters.staleFirstFixProbability = staleFirstFixProbability
+  parameters.locationTriggerFiresWhenAddedInside = triggerFiresWhenAddedInside
   let made = makePhone(
     parameters: parameters,
     user: UserScript(
@@ -98,6 +99,29 @@ private func arrival(at center: Coordinate, radius: Double = 300) throws -> Noti
     #expect(
       recorded.first?.event
         == .locationTriggerAddedInside(identifier: "arrive", region: "destination"))
+  }
+
+  @Test func byDefaultATriggerAddedInsideWaitsForTheNextEntry() throws {
+    let (phone, _, _) = try grantedPhone()
+    phone.notificationCenter.add(try arrival(at: tokyoStation))
+    try phone.simulation.run(until: .seconds(600))
+    #expect(phone.simulation.log.entries(source: "notifications", event: "delivered").isEmpty)
+  }
+
+  @Test func theOtherReadingFiresATriggerAddedInsideAtOnce() throws {
+    let (phone, _, _) = try grantedPhone(triggerFiresWhenAddedInside: true)
+    phone.notificationCenter.add(try arrival(at: tokyoStation))
+    try phone.simulation.run(until: .seconds(600))
+    let delivered = phone.simulation.log.entries(source: "notifications", event: "delivered")
+    #expect(delivered.map(\.time) == [.seconds(0.5)])
+    #expect(assumptions(phone).count == 1)
+  }
+
+  @Test func theOtherReadingLeavesATriggerAddedOutsideToItsCrossing() throws {
+    let (phone, _, _) = try grantedPhone(triggerFiresWhenAddedInside: true)
+    phone.notificationCenter.add(try arrival(at: offset(2_000)))
+    try phone.simulation.run(until: .seconds(600))
+    #expect(phone.simulation.log.entries(source: "notifications", event: "delivered").isEmpty)
   }
 
   @Test func aLocationTriggerAddedOutsideItsRegionIsNotRecorded() throws {

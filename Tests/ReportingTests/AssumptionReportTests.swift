@@ -92,9 +92,17 @@ private func jsonAssumptions(_ r: ScenarioReport) -> [String: [String: JSONValue
     let r = try report(alreadyInside)
     #expect(uses(r).contains(.locationTriggerAddedInside))
     let md = r.markdown()
-    #expect(md.contains("| `location trigger added inside its region` |"))
-    #expect(md.contains("| none yet |"))
-    #expect(jsonAssumptions(r)["locationTriggerAddedInside"]?["scenarioKeys"] == .array([]))
+    #expect(md.contains("| `PhoneParameters.locationTriggerFiresWhenAddedInside` | false | [?] |"))
+    #expect(
+      jsonAssumptions(r)["locationTriggerAddedInside"]?["scenarioKeys"]
+        == .array([.string("device.parameters.locationTriggerFiresWhenAddedInside")]))
+    // The published bug shows only under the assumed rule: with the other reading it rings.
+    #expect(r.verdict == .expectedFailure)
+    let other = try report(alreadyInside) {
+      $0.device.parameters.locationTriggerFiresWhenAddedInside = true
+    }
+    #expect(other.verdict == .unexpectedPass)
+    #expect(other.markdown().contains("locationTriggerFiresWhenAddedInside` | true | [?] |"))
     // Set on the way, far from the destination, the alarm depends on no such assumption.
     let train = try report("arrival-alarm/train-to-shinagawa-corrected.scenario.json")
     #expect(!uses(train).contains(.locationTriggerAddedInside))

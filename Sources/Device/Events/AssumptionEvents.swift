@@ -25,20 +25,20 @@ public enum Assumption: String, Hashable, Sendable, CaseIterable {
   case invalidFix
   /// A location-triggered notification was added while the phone was truly inside its region.
   ///
-  /// GeoSim then treats the phone as already inside, as region monitoring does [A][3P]: no
-  /// entry fires until the phone leaves and comes back, and an exit fires when it leaves.
-  /// Apple documents the trigger only as firing when the device crosses the boundary
-  /// (`CLRegion.notifyOnEntry`: "a device crossing from outside the region to inside the
-  /// region") [A]; what it does for a request added inside is unconfirmed.
+  /// By default GeoSim then treats the phone as already inside, as region monitoring does
+  /// [A][3P]: no entry fires until the phone leaves and comes back, and an exit fires when it
+  /// leaves; ``PhoneParameters/locationTriggerFiresWhenAddedInside`` makes the entry fire at
+  /// once instead. Apple documents the trigger only as firing when the device crosses the
+  /// boundary (`CLRegion.notifyOnEntry`: "a device crossing from outside the region to inside
+  /// the region") [A]; what it does for a request added inside is unconfirmed.
   case locationTriggerAddedInside
 
-  /// The default behind the assumption: the parameter's Swift name, or the rule's name when no
-  /// parameter holds it.
+  /// The default behind the assumption, as a Swift name.
   public var parameter: String {
     switch self {
     case .staleFirstFix: "PhoneParameters.staleFirstFixProbability"
     case .invalidFix: "SensorParameters.invalidFixProbability"
-    case .locationTriggerAddedInside: "location trigger added inside its region"
+    case .locationTriggerAddedInside: "PhoneParameters.locationTriggerFiresWhenAddedInside"
     }
   }
 
@@ -50,7 +50,7 @@ public enum Assumption: String, Hashable, Sendable, CaseIterable {
     case .invalidFix:
       "Each fix is invalid (horizontalAccuracy −1, coordinate (0, 0)) with this probability."
     case .locationTriggerAddedInside:
-      "A location trigger added while the phone is inside its region fires no entry until the phone leaves and comes back; it fires an exit when the phone leaves."
+      "Whether a location trigger added while the phone is inside its region fires its entry at once; when false it fires none until the phone leaves and comes back, and an exit when it leaves."
     }
   }
 }
@@ -79,7 +79,7 @@ public enum AssumptionEvent: LogEvent, Hashable {
     ),
     LogEventDeclaration(
       source, Assumption.locationTriggerAddedInside.rawValue, fields: ["identifier", "region"],
-      "A location-triggered request was added while the phone was inside its region: no entry until it leaves and returns [?]."
+      "A location-triggered request was added while the phone was inside its region (`locationTriggerFiresWhenAddedInside` [?])."
     ),
   ]
 

@@ -47,6 +47,13 @@ public struct PhoneParameters: Hashable, Sendable {
   public var monitorConditionsShareRegionLimit = true
   /// The conditions an app's monitors may hold when they do not share the region limit: 20 [?].
   public var maximumMonitorConditions = 20
+  /// Whether a location trigger added while the phone is inside its region fires its entry at
+  /// once: `false` [?]. Apple documents the trigger as firing when the device crosses from
+  /// outside to inside (`CLRegion.notifyOnEntry`) [A], not what it does for a request added
+  /// inside; by default GeoSim treats the phone as already inside, as region monitoring does
+  /// [A][3P], so no entry fires until it leaves and returns. Either way a run that adds one
+  /// records ``Assumption/locationTriggerAddedInside``.
+  public var locationTriggerFiresWhenAddedInside = false
   /// The region engine's decision rule and timing; see ``RegionMonitoringParameters``.
   public var regionMonitoring = RegionMonitoringParameters()
   /// The significant-change location service's rule; see ``SignificantChangeParameters``.
