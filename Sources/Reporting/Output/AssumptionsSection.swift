@@ -30,17 +30,17 @@ enum AssumptionsSection {
     return md + "\n"
   }
 
-  /// One JUnit `<property>` per use, for a test suite's `<properties>` (`nil` when none).
-  static func junitProperties(_ uses: [ReplayResult.AssumptionUse], runs: Int?) -> String? {
-    guard !uses.isEmpty else { return nil }
-    let lines = uses.map { use in
-      let value =
+  /// One JUnit property (name, value) per use, for a test suite's `<properties>`.
+  static func junitProperties(_ uses: [ReplayResult.AssumptionUse], runs: Int?)
+    -> [(String, String)]
+  {
+    uses.map { use in
+      (
+        "assumption.\(use.assumption.rawValue)",
         "\(use.assumption.parameter) = \(use.value) \(use.tag); exercised "
-        + "\(use.exercisedText(of: runs)), first at \(use.firstText)"
-      return "      <property name=\"\(Markup.escape("assumption.\(use.assumption.rawValue)"))\" "
-        + "value=\"\(Markup.escape(value))\"/>"
+          + "\(use.exercisedText(of: runs)), first at \(use.firstText)"
+      )
     }
-    return "    <properties>\n" + lines.joined(separator: "\n") + "\n    </properties>"
   }
 
   private static func cell(_ text: String) -> String {

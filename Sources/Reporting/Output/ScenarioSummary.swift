@@ -40,6 +40,11 @@ public struct ScenarioSummary: Sendable, Hashable {
   public var runs: ReplayResult.Runs?
   /// The unconfirmed defaults the replay (or its runs) depended on.
   public var assumptions: [ReplayResult.AssumptionUse]
+  /// The scenario's seed (run 0's, for several runs), as the report writes it; `nil` when the
+  /// scenario could not be read.
+  public var seed: String?
+  /// The scenario's duration in seconds of virtual time; `nil` when it could not be read.
+  public var duration: Double?
 
   /// The `format` member of every scenario report.
   static let format = "geosim-scenario-report/1"
@@ -110,6 +115,13 @@ public struct ScenarioSummary: Sendable, Hashable {
     assumptions = result?.assumptions ?? []
   }
 
+  /// Takes the seed and the duration from the scenario (its report's `scenario` object writes
+  /// them: ``ScenarioReport``'s description).
+  mutating func describe(_ scenario: Scenario) {
+    seed = String(scenario.seed)
+    duration = scenario.duration
+  }
+
   /// Reads the summary from a scenario's `report.json`, parsed as `document` from `reportFile`.
   ///
   /// - Throws: ``ScenarioReportError`` naming the file, the line and column and the JSON path
@@ -137,6 +149,8 @@ public struct ScenarioSummary: Sendable, Hashable {
       verdict = try r.choice(["verdict"])
       expectedOutcome = try r.choice(["scenario", "expectedOutcome"])
     }
+    seed = try r.has(["scenario", "seed"]) ? r.string(["scenario", "seed"]) : nil
+    duration = try r.has(["scenario", "duration"]) ? r.number(["scenario", "duration"]) : nil
     error = try r.optionalString(["error"])
     if status == .invalid, error == nil {
       throw r.problem(["error"], "expected what was wrong with the invalid scenario, found null")
