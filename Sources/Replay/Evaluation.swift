@@ -14,6 +14,8 @@ extension World {
     result.traceIssues = traceIssues
     result.eventCount = simulation.log.entries.count
     result.pendingWork = phone.runLoopIfUsed?.pendingWork ?? []
+    result.assumptions = ReplayResult.AssumptionUse.uses(
+      in: simulation.log, device: scenario.device)
     if let budgetStop {
       // A world that did not reach its end shows nothing about its expectations.
       result.timeout = budgetStop

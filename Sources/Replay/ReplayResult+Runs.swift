@@ -89,6 +89,7 @@ extension ReplayResult {
     eventCount = runs.reduce(0) { $0 + $1.eventCount }
     pendingWork = runs[0].pendingWork
     traceIssues = runs[0].traceIssues
+    assumptions = AssumptionUse.aggregating(runs.map(\.assumptions))
     func label(_ i: Int) -> String { "run \(i) (seed \(runs[i].seed))" }
 
     var seen: [String: (first: Int, count: Int)] = [:]

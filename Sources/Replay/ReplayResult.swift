@@ -30,6 +30,9 @@ public struct ReplayResult: Sendable, Hashable {
   /// For a scenario replayed several times, what its runs came to (``init(aggregating:scenario:)``);
   /// `nil` for a single run.
   public var runs: Runs?
+  /// The unconfirmed defaults the replay depended on, in ``Assumption``'s order (empty when it
+  /// depended on none).
+  public var assumptions: [AssumptionUse]
 
   /// A crash of the app model: a trap in its process, reported by the runner.
   public struct Crash: Sendable, Hashable {
@@ -75,6 +78,7 @@ public struct ReplayResult: Sendable, Hashable {
     self.eventCount = 0
     self.pendingWork = []
     self.runs = nil
+    self.assumptions = []
   }
 
   /// Something an importer skipped or noted in a trace file the scenario uses.
@@ -199,6 +203,7 @@ public struct ReplayResult: Sendable, Hashable {
       "traceIssues": .array(traceIssues.map(\.json)),
       "eventCount": .number(Double(eventCount)),
       "pendingWork": .array(pendingWork.map(\.json)),
+      "assumptions": .array(assumptions.map(\.json)),
     ]
     if let file { object["file"] = .string(file) }
     // Only a scenario replayed several times has it: a single run's result is as it always was.
@@ -264,6 +269,15 @@ public struct ReplayResult: Sendable, Hashable {
       work.append(pending)
     }
     self.pendingWork = work
+    var uses: [AssumptionUse] = []
+    if let value = o["assumptions"] {
+      guard case .array(let items) = value else { return nil }
+      for item in items {
+        guard let use = AssumptionUse(json: item) else { return nil }
+        uses.append(use)
+      }
+    }
+    self.assumptions = uses
     switch o["runs"] {
     case nil: self.runs = nil
     case let value?:

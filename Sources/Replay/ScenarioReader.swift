@@ -442,6 +442,7 @@ struct ScenarioReader {
         "oneShotTimeout", "stationarySpeed", "pauseAfter", "maximumRegionMonitoringDistance",
         "maximumMonitoredRegions", "liveUpdatesStationaryAfter", "liveUpdatesUnavailableAfter",
         "monitorConditionsShareRegionLimit", "maximumMonitorConditions",
+        "locationTriggerFiresWhenAddedInside",
       ])
     if let n = m["backgroundGracePeriod"] { p.backgroundGracePeriod = .seconds(try seconds(n)) }
     if let n = m["regionRelaunchWindow"] { p.regionRelaunchWindow = .seconds(try seconds(n)) }
@@ -482,6 +483,9 @@ struct ScenarioReader {
     }
     if let n = m["maximumMonitorConditions"] {
       p.maximumMonitorConditions = try integer(n, 0...1_000)
+    }
+    if let n = m["locationTriggerFiresWhenAddedInside"] {
+      p.locationTriggerFiresWhenAddedInside = try bool(n)
     }
   }
 

@@ -110,6 +110,29 @@ import Testing
       ])
   }
 
+  /// Apple, `CLAuthorizationStatus.denied`: the status is denied when "Location services are
+  /// unavailable because the device is in Airplane mode"; afterwards "your app's authorization
+  /// returns to its previous state. The status change is reported to your delegate".
+  @Test func airplaneModeAloneReportsDeniedAndOffRestoresThePreviousStatus() throws {
+    let (phone, _, app) = makePhone(
+      user: UserScript(answers: [.location: [.allowWhileUsing]]),
+      configure: { $0.requestWhenInUseAuthorization() })
+    try phone.launchApp()
+    try phone.simulation.run(until: .seconds(5))
+    phone.setAirplaneMode(true)
+    try phone.simulation.run(until: .seconds(6))
+    #expect(app()!.manager.authorizationStatus == .denied)
+    // Location Services stay on: Airplane mode is not the Settings switch.
+    #expect(app()!.manager.locationServicesEnabled())
+    phone.setAirplaneMode(false)
+    try phone.simulation.run(until: .seconds(7))
+    #expect(app()!.manager.authorizationStatus == .authorizedWhenInUse)
+    #expect(
+      app()!.names == [
+        "auth:notDetermined", "auth:authorizedWhenInUse", "auth:denied", "auth:authorizedWhenInUse",
+      ])
+  }
+
   @Test func settingsChangesAreToldToTheAppAndRevokingStopsUpdatesWithAnError() throws {
     let (phone, _, app) = makePhone(
       user: UserScript(answers: [.location: [.allowWhileUsing]]),

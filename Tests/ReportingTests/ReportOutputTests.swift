@@ -286,7 +286,7 @@ private func rootElement(of text: String) -> Result<String, any Error> {
     ),
     (
       #""runs": null}"#, #""runs": null,}"#,
-      "r.json:1:393: expected a member name after ',' (trailing commas are not allowed), found '}'"
+      "r.json:1:412: expected a member name after ',' (trailing commas are not allowed), found '}'"
     ),
   ])
   func aDamagedScenarioReportIsAnErrorNamingItsPlace(
@@ -448,7 +448,7 @@ private func reportText(name: String, outcome: String, verdict: String, expectat
     + #""expectations": \#(expectations), "#
     + #""scenario": {"name": "\#(name)", "file": null, "expectedOutcome": "\#(outcome)", "app": "X"}, "#
     + #""error": null, "crash": null, "timelineErrors": [], "verdict": "\#(verdict)", "#
-    + #""timeout": null, "traceIssues": [], "pendingWork": [], "runs": null}"#
+    + #""timeout": null, "traceIssues": [], "pendingWork": [], "assumptions": [], "runs": null}"#
 }
 
 /// The path of `xmllint`, when it is installed.

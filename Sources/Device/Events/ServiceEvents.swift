@@ -134,5 +134,6 @@ public enum DeviceEvents {
     SettingsEvent.self, LocationEvent.self, LiveLocationEvent.self, SignificantChangeEvent.self,
     VisitEvent.self, RegionEvent.self, MonitorEvent.self, NotificationEvent.self,
     TouchEvent.self, GestureEvent.self, MapEvent.self, GeocoderEvent.self, DefaultsEvent.self,
+    AssumptionEvent.self,
   ]
 }

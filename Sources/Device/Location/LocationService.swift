@@ -139,6 +139,11 @@ final class LocationService {
     sensor?.trueSpeed(at: phone.simulation.now)
   }
 
+  /// Where the device truly is now, if the sensor knows it.
+  func truePosition() -> Coordinate? {
+    sensor?.truePosition(at: phone.simulation.now)
+  }
+
   // MARK: What the other services tell
 
   func authorizationDidChange() {
@@ -398,6 +403,14 @@ final class LocationService {
     u.lastDelivered = fix
     if !stale { lastKnownLocation = fix }
     phone.record(LocationEvent.didUpdateLocations(manager: m.identifier, location: fix))
+    // What the app now holds rests on unconfirmed defaults: the report lists them.
+    if stale {
+      let age = (phone.simulation.now - fix.timestamp).seconds
+      phone.record(AssumptionEvent.staleFirstFix(manager: m.identifier, age: age))
+    }
+    if fix.horizontalAccuracy < 0 {
+      phone.record(AssumptionEvent.invalidFix(manager: m.identifier))
+    }
     m.delegate?.locationManager(m, didUpdateLocations: fixes)
   }
 }

@@ -18,7 +18,9 @@ public struct ServiceSessionDiagnostic: Hashable, Sendable {
   public var alwaysAuthorizationDenied = false
   /// The user denied the app location access.
   public var authorizationDenied = false
-  /// Location Services are off for the whole phone (or Airplane mode is on [?]).
+  /// Location Services are off for the whole phone, or Airplane mode is on: both deny every
+  /// app [A] (`CLAuthorizationStatus.denied`: "Location services are unavailable because the
+  /// device is in Airplane mode").
   public var authorizationDeniedGlobally = false
   /// A location prompt is on screen.
   public var authorizationRequestInProgress = false

@@ -188,7 +188,19 @@ public final class UserNotificationCenter {
       phone.regions.unwatchTrigger(request: dropped.identifier)
     }
     if store.isPending(request.identifier), case .location(let region, _) = request.trigger {
+      // Added inside its region: what iOS does then is assumed (``Assumption``), so say so.
+      let inside = phone.location.truePosition().map(region.contains) ?? false
+      if inside {
+        phone.record(
+          AssumptionEvent.locationTriggerAddedInside(
+            identifier: request.identifier, region: region.identifier))
+      }
       phone.regions.watchTrigger(region, request: request.identifier)
+      if inside && phone.parameters.locationTriggerFiresWhenAddedInside {
+        // The other reading of Apple's silence: the entry fires at once, as a decided one does.
+        let identifier = request.identifier
+        later { [weak self] in self?.regionEvent(request: identifier, state: .inside) }
+      }
     }
     if request.trigger == nil {
       deliver(request.identifier)

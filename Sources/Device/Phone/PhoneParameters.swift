@@ -12,7 +12,11 @@ public struct PhoneParameters: Hashable, Sendable {
   /// about 10 s [A].
   public var regionRelaunchWindow = SimDuration.seconds(10)
   /// Probability that starting updates first delivers the cached last fix with its old
-  /// timestamp: 0.5 [?] (stale cached first fixes happen [A][3P]; their rate is unpublished).
+  /// timestamp: 0.5 [?]. Cached first fixes happen [A] (the delegate reference: the location
+  /// "may contain the data that was cached from a previous usage of the location service";
+  /// `startMonitoringSignificantLocationChanges()`: "the first event to be delivered is usually
+  /// the most recently cached location event"); how often standard updates do it is
+  /// unpublished, so a run that delivers one records ``Assumption/staleFirstFix``.
   public var staleFirstFixProbability = 0.5
   /// How long ``LocationManager/requestLocation()`` waits for a good enough fix before
   /// delivering the best one: 10 s [?].
@@ -43,6 +47,13 @@ public struct PhoneParameters: Hashable, Sendable {
   public var monitorConditionsShareRegionLimit = true
   /// The conditions an app's monitors may hold when they do not share the region limit: 20 [?].
   public var maximumMonitorConditions = 20
+  /// Whether a location trigger added while the phone is inside its region fires its entry at
+  /// once: `false` [?]. Apple documents the trigger as firing when the device crosses from
+  /// outside to inside (`CLRegion.notifyOnEntry`) [A], not what it does for a request added
+  /// inside; by default GeoSim treats the phone as already inside, as region monitoring does
+  /// [A][3P], so no entry fires until it leaves and returns. Either way a run that adds one
+  /// records ``Assumption/locationTriggerAddedInside``.
+  public var locationTriggerFiresWhenAddedInside = false
   /// The region engine's decision rule and timing; see ``RegionMonitoringParameters``.
   public var regionMonitoring = RegionMonitoringParameters()
   /// The significant-change location service's rule; see ``SignificantChangeParameters``.

@@ -50,8 +50,11 @@ public struct SensorParameters: Hashable, Sendable {
   public var cellCorrelationTime: SimDuration = .seconds(300)
 
   /// Probability that a fix is invalid (`horizontalAccuracy` −1): 0.002 [?]. Apps must ignore
-  /// such fixes ([A] `CLLocation.horizontalAccuracy`); their coordinate is (0, 0), so an app that
-  /// does not is easy to catch [?].
+  /// such fixes ([A] `CLLocation.horizontalAccuracy`: "A negative value indicates that the
+  /// latitude and longitude are invalid"); apps have met fixes at latitude or longitude 0 [3P]
+  /// (home-assistant/iOS #684, #763, PR #764), at a rate nobody published. Their coordinate is
+  /// (0, 0), so an app that does not ignore them is easy to catch [?]. A run that delivers one
+  /// records ``Assumption/invalidFix``.
   public var invalidFixProbability = 0.002
 
   /// Standard deviation of each horizontal component of the measured velocity, in m/s: 0.2 [?].

@@ -142,6 +142,9 @@ public struct RunReport {
       if let outcome = e.summary.expectedOutcome {
         properties.append(("expectedOutcome", outcome.rawValue))
       }
+      // The unconfirmed defaults the verdict may rest on travel with it.
+      properties += AssumptionsSection.junitProperties(
+        e.summary.assumptions, runs: e.summary.runs?.count)
       let propertyLines = properties.sorted { $0.0 < $1.0 }.map {
         "      <property name=\"\($0.0)\" value=\"\(Markup.escape($0.1))\"/>"
       }

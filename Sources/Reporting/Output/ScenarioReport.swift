@@ -167,6 +167,7 @@ public struct ScenarioReport {
       }
       md += "\n"
     }
+    if let result { md += AssumptionsSection.markdown(result.assumptions) }
     if let geofence, !geofence.fences.isEmpty { md += Self.demoted(geofence.markdown()) + "\n" }
     if let search, !search.requests.isEmpty { md += Self.demoted(search.markdown()) + "\n" }
     // Text from scenarios and apps is never raw HTML where the report is rendered.

@@ -95,6 +95,7 @@ public struct ScenarioRunsReport {
       }
       md += "\n"
     }
+    md += AssumptionsSection.markdown(result.assumptions, runs: runs.count)
     if !runs.failed.isEmpty {
       let shown = runs.failed.prefix(Self.listedRuns)
       md += "Runs that did not pass (replay one alone with `--runs 1 --seed SEED`):\n\n"

@@ -38,6 +38,8 @@ public struct ScenarioSummary: Sendable, Hashable {
   public var pendingWork: [PendingAppWork]
   /// For a scenario replayed several times, what its runs came to; `nil` for one run.
   public var runs: ReplayResult.Runs?
+  /// The unconfirmed defaults the replay (or its runs) depended on.
+  public var assumptions: [ReplayResult.AssumptionUse]
   /// The scenario's seed (run 0's, for several runs), as the report writes it; `nil` when the
   /// scenario could not be read.
   public var seed: String?
@@ -71,6 +73,7 @@ public struct ScenarioSummary: Sendable, Hashable {
       "pendingWork": .array(pendingWork.map(\.json)),
       "crash": crash.map { Self.stop($0.reason, $0.lastEvents) } ?? .null,
       "timeout": timeout.map { Self.stop($0.reason, $0.lastEvents) } ?? .null,
+      "assumptions": .array(assumptions.map(\.json)),
       "runs": runs?.json ?? .null,
     ]
   }
@@ -110,6 +113,7 @@ public struct ScenarioSummary: Sendable, Hashable {
     timeout = result?.timeout
     pendingWork = result?.pendingWork ?? []
     runs = result?.runs
+    assumptions = result?.assumptions ?? []
   }
 
   /// Takes the seed and the duration from the scenario (its report's `scenario` object writes
@@ -207,6 +211,16 @@ public struct ScenarioSummary: Sendable, Hashable {
     }
     if status == .timedOut, timeout == nil {
       throw r.problem(["timeout"], "expected the budget a timed-out replay ran out of, found null")
+    }
+    assumptions = try (0..<r.count(["assumptions"])).map { i throws(ScenarioReportError) in
+      let at: JSONPath = ["assumptions", .index(i)]
+      guard let use = ReplayResult.AssumptionUse(json: try r.value(at)) else {
+        throw r.problem(
+          at,
+          "expected an assumption the replay depended on: assumption, value, count and "
+            + "firstTime (docs/REPORTS.md)")
+      }
+      return use
     }
     if try !r.isNull(["runs"]) {
       guard let runs = ReplayResult.Runs(json: try r.value(["runs"])) else {

@@ -8,6 +8,8 @@ final class ExactSensor: LocationSensor {
   var truth: (SimTime) -> Coordinate?
   /// Instants (inclusive ranges) in which the sensor is silent, like a tunnel.
   var silences: [ClosedRange<SimTime>] = []
+  /// Instants at which the fix is invalid: `horizontalAccuracy` −1 at (0, 0).
+  var invalid: Set<SimTime> = []
 
   init(interval: SimDuration = .seconds(1), truth: @escaping (SimTime) -> Coordinate?) {
     self.updateInterval = interval
@@ -17,6 +19,12 @@ final class ExactSensor: LocationSensor {
   func reading(at time: SimTime, desiredAccuracy: Double, reducedAccuracy: Bool) -> SensorReading {
     guard !silences.contains(where: { $0.contains(time) }), let c = truth(time) else {
       return .silent
+    }
+    if invalid.contains(time) {
+      return .fix(
+        Location(
+          coordinate: try! Coordinate(latitude: 0, longitude: 0), horizontalAccuracy: -1,
+          timestamp: time))
     }
     return .fix(
       Location(coordinate: c, horizontalAccuracy: 5, speed: 1, course: 0, timestamp: time))
