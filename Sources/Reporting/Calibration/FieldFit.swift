@@ -61,13 +61,16 @@ public enum FieldStatistic: String, Hashable, Sendable, CaseIterable {
   /// The median metres inside the fence the phone truly was when it heard an entry
   /// (negative outside).
   case medianEntryDepth
+  /// The interquartile range of those depths, in metres: how much the position an entry is
+  /// decided from scatters.
+  case entryDepthSpread
 
   /// The unit: `share`, `s` or `m`.
   public var unit: String {
     switch self {
     case .detectedCrossings: "share"
     case .medianEntryLatency, .medianExitLatency: "s"
-    case .medianEntryDepth: "m"
+    case .medianEntryDepth, .entryDepthSpread: "m"
     }
   }
 
@@ -78,12 +81,32 @@ public enum FieldStatistic: String, Hashable, Sendable, CaseIterable {
     case .medianEntryLatency: "median entry latency"
     case .medianExitLatency: "median exit latency"
     case .medianEntryDepth: "median depth inside the fence at the entry"
+    case .entryDepthSpread: "interquartile range of the depth at the entry"
     }
   }
 
+  /// The depths inside their fence (metres; negative outside) at which entries were heard.
+  static func depths(_ matches: [FieldMatch], fences: [String: CircularRegion]) -> [Double] {
+    matches.filter { $0.crossing.kind == .entry }.compactMap { match in
+      guard let event = match.event, let fence = fences[event.fence] else { return nil }
+      return fence.radius
+        - Geodesic.wgs84.inverse(from: fence.center, to: event.coordinate).distance
+    }
+  }
+
+  /// The interquartile range of `values`; `nil` below two values.
+  static func interquartileRange(_ values: [Double]) -> Double? {
+    guard values.count >= 2, let low = quantile(values, 0.25), let high = quantile(values, 0.75)
+    else { return nil }
+    return high - low
+  }
+
   /// The statistic of `matches` with its 95 % interval (Wilson for the share, the
-  /// order-statistic interval for the medians).
-  func estimate(_ matches: [FieldMatch], fences: [String: CircularRegion]) -> CalibrationEstimate {
+  /// order-statistic interval for the medians, the percentile bootstrap from `random` for the
+  /// interquartile range).
+  func estimate(
+    _ matches: [FieldMatch], fences: [String: CircularRegion], random: RandomStream
+  ) -> CalibrationEstimate {
     switch self {
     case .detectedCrossings:
       return .proportion(matches.filter { $0.event != nil }.count, of: matches.count)
@@ -92,12 +115,25 @@ public enum FieldStatistic: String, Hashable, Sendable, CaseIterable {
     case .medianExitLatency:
       return .median(matches.filter { $0.crossing.kind == .exit }.compactMap(\.latency))
     case .medianEntryDepth:
-      return .median(
-        matches.filter { $0.crossing.kind == .entry }.compactMap { match in
-          guard let event = match.event, let fence = fences[event.fence] else { return nil }
-          return fence.radius
-            - Geodesic.wgs84.inverse(from: fence.center, to: event.coordinate).distance
-        })
+      return .median(Self.depths(matches, fences: fences))
+    case .entryDepthSpread:
+      let depths = Self.depths(matches, fences: fences)
+      guard let value = Self.interquartileRange(depths) else {
+        return CalibrationEstimate(
+          value: nil, lower: nil, upper: nil, count: depths.count, successes: nil,
+          method: .bootstrap)
+      }
+      var random = random
+      var draws: [Double] = []
+      draws.reserveCapacity(CalibrationEstimate.bootstrapResamples)
+      for _ in 0..<CalibrationEstimate.bootstrapResamples {
+        let sample = depths.map { _ in depths[Int(random.next() % UInt64(depths.count))] }
+        draws.append(Self.interquartileRange(sample)!)
+      }
+      let tail = (1 - CalibrationEstimate.confidence) / 2
+      return CalibrationEstimate(
+        value: value, lower: quantile(draws, tail), upper: quantile(draws, 1 - tail),
+        count: depths.count, successes: nil, method: .bootstrap)
     }
   }
 
@@ -107,8 +143,10 @@ public enum FieldStatistic: String, Hashable, Sendable, CaseIterable {
     case .detectedCrossings:
       return matches.isEmpty
         ? nil : Double(matches.filter { $0.event != nil }.count) / Double(matches.count)
-    default:
-      return estimate(matches, fences: fences).value
+    case .medianEntryLatency, .medianExitLatency, .medianEntryDepth:
+      return estimate(matches, fences: fences, random: RandomStream(seed: 0)).value
+    case .entryDepthSpread:
+      return Self.interquartileRange(Self.depths(matches, fences: fences))
     }
   }
 }
@@ -123,7 +161,7 @@ public enum FittedParameter: String, Hashable, Sendable, CaseIterable {
   /// `RegionMonitoringParameters.exitLatencyMedian`, from the median exit latency.
   case exitLatencyMedian
   /// `SensorParameters.coarseAccuracy` (the Wi-Fi positions region monitoring decides
-  /// from), from how deep inside the fence entries are heard.
+  /// from), from how much the depth inside the fence at which entries are heard scatters.
   case coarseAccuracy
 
   /// The statistic that identifies the parameter.
@@ -132,7 +170,7 @@ public enum FittedParameter: String, Hashable, Sendable, CaseIterable {
     case .missProbability: .detectedCrossings
     case .entryLatencyMedian: .medianEntryLatency
     case .exitLatencyMedian: .medianExitLatency
-    case .coarseAccuracy: .medianEntryDepth
+    case .coarseAccuracy: .entryDepthSpread
     }
   }
 
@@ -152,7 +190,9 @@ public enum FittedParameter: String, Hashable, Sendable, CaseIterable {
     case .missProbability: [0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9]
     case .entryLatencyMedian: [0, 2, 5, 10, 20, 40, 80, 160]
     case .exitLatencyMedian: [0, 20, 40, 60, 90, 120, 150, 200, 300, 450, 600]
-    case .coarseAccuracy: [5, 15, 30, 65, 100, 150, 250, 400]
+    // Up to 150 m: from about 200 m on a Wi-Fi position no longer decides a 100 m fence and
+    // GNSS fixes do, so the scatter falls again and the curve would not be monotone.
+    case .coarseAccuracy: [5, 15, 30, 45, 65, 80, 100, 125, 150]
     }
   }
 
@@ -340,9 +380,11 @@ public struct FieldFit: Sendable {
     let atFit = try simulate(fitted)
     let atBase = try simulate(baseValues)
     let statistics = FieldStatistic.allCases.map { s in
-      FieldFitReport.Statistic(
-        statistic: s, observed: s.estimate(observed, fences: fences),
-        fitted: s.estimate(atFit, fences: fences), base: s.estimate(atBase, fences: fences))
+      let random = RandomSource(seed: seed).stream("fit.statistic.\(s.rawValue)")
+      return FieldFitReport.Statistic(
+        statistic: s, observed: s.estimate(observed, fences: fences, random: random),
+        fitted: s.estimate(atFit, fences: fences, random: random),
+        base: s.estimate(atBase, fences: fences, random: random))
     }
     var profile = self.profile(fitted)
     profile.name = name
