@@ -61,7 +61,7 @@ public enum GeoSimTest {
   /// (`Scenario.runSeed(_:run:)`), and returns the result over the runs: plain expectations
   /// must hold in every run, rate expectations in their share of runs
   /// (`ReplayResult.runs` holds the rates and the runs that did not pass). One run gives that
-  /// run's result, as ``replay(_:catalog:seed:allowPathsOutsideFolder:reports:)`` does.
+  /// run's result, as ``replay(_:catalog:seed:allowPathsOutsideFolder:profile:reports:)`` does.
   ///
   /// Unlike the tool, which runs each replay in a worker process, an app that traps here ends
   /// the test process.
