@@ -155,6 +155,13 @@ extension DeviceProfile {
       ),
       ("wifiCoverage", .number(p.wifiCoverage)), ("wifiMaximumSpeed", .number(p.wifiMaximumSpeed)),
       ("vehicleHold", seconds(p.vehicleHold)), ("cellSpacing", .number(p.cellSpacing)),
+      (
+        "cellSites",
+        .array(
+          p.cellSites.map {
+            .object([("latitude", .number($0.latitude)), ("longitude", .number($0.longitude))])
+          })
+      ),
     ]
   }
 
@@ -182,6 +189,7 @@ enum OrderedJSON: Equatable {
   case bool(Bool)
   case number(Double)
   case string(String)
+  case array([OrderedJSON])
   case object([(String, OrderedJSON)])
 
   static func == (a: OrderedJSON, b: OrderedJSON) -> Bool {
@@ -190,6 +198,7 @@ enum OrderedJSON: Equatable {
     case (.bool(let x), .bool(let y)): x == y
     case (.number(let x), .number(let y)): x == y
     case (.string(let x), .string(let y)): x == y
+    case (.array(let x), .array(let y)): x == y
     case (.object(let x), .object(let y)):
       x.count == y.count && zip(x, y).allSatisfy { $0.0 == $1.0 && $0.1 == $1.1 }
     default: false
@@ -204,12 +213,32 @@ enum OrderedJSON: Equatable {
     case .bool(let b): out += b ? "true" : "false"
     case .number(let n): out += JSONText.number(n)
     case .string(let s): JSONText.writeString(s, to: &out)
+    case .array(let items):
+      // One item a line, so that a list of cell sites reads as a column.
+      guard !items.isEmpty else {
+        out += "[]"
+        return
+      }
+      let inner = indent + "  "
+      out += "[\n"
+      for (i, item) in items.enumerated() {
+        out += inner
+        item.write(to: &out, indent: inner)
+        out += i == items.count - 1 ? "\n" : ",\n"
+      }
+      out += indent + "]"
     case .object(let members):
       if members.isEmpty {
         out += "{}"
         return
       }
-      if members.count <= 2, members.allSatisfy({ if case .object = $0.1 { false } else { true } })
+      if members.count <= 2,
+        members.allSatisfy({
+          switch $0.1 {
+          case .object, .array: false
+          default: true
+          }
+        })
       {
         out += "{"
         for (i, (key, value)) in members.enumerated() {

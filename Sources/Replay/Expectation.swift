@@ -4,7 +4,8 @@ import JSON
 /// Something that must hold after a replay, checked against the event log, the app's screen
 /// and the true trace.
 public struct Expectation: Sendable {
-  /// A name for reports (`expectations[2]` when the scenario gives none).
+  /// A name for reports: the scenario's, or the rule in words when it gives none
+  /// (``Rule/summary``), numbered when two would read the same.
   public var name: String
   /// What must hold.
   public var rule: Rule
@@ -108,6 +109,77 @@ extension Expectation.Rule {
     case .markersMatch: .markersMatch
     case .noCrash: .noCrash
     case .count: .count
+    }
+  }
+}
+
+extension Expectation {
+  /// `expectations` with every name told apart: a name a previous expectation already has gets
+  /// its occurrence number (`… (2)`).
+  static func distinctlyNamed(_ expectations: [Expectation]) -> [Expectation] {
+    var seen: [String: Int] = [:]
+    return expectations.map { expectation in
+      var e = expectation
+      let n = (seen[e.name] ?? 0) + 1
+      seen[e.name] = n
+      if n > 1 { e.name += " (\(n))" }
+      return e
+    }
+  }
+}
+
+extension Expectation.Rule {
+  /// The rule in words, the name of an expectation the scenario does not name
+  /// ("exactly 1 notifications.delivered", "the app does not crash").
+  public var summary: String {
+    func number(_ value: Double) -> String { JSONText.number(value) }
+    func when(_ at: Double?) -> String { at.map { "at \(number($0)) s" } ?? "at the end" }
+    switch self {
+    case .notificationAfterEntry(let prefix, let region, let within):
+      return
+        "a notification \"\(prefix)…\" within \(number(within)) s of entering "
+        + "(\(number(region.center.latitude)), \(number(region.center.longitude))) "
+        + "r = \(number(region.radius)) m"
+    case .noRequestNear(let coordinate, let tolerance):
+      return
+        "no request within \(number(tolerance)) m of "
+        + "(\(number(coordinate.latitude)), \(number(coordinate.longitude)))"
+    case .state(let path, let value, let at):
+      return "\(path) is \(value.jsonText) \(when(at))"
+    case .markersMatch(let query, let path, let at):
+      let described =
+        switch query {
+        case .near(let c, let km):
+          "stations within \(number(km)) km of (\(number(c.latitude)), \(number(c.longitude)))"
+        case .box(let sw, let ne):
+          "stations in the box (\(number(sw.latitude)), \(number(sw.longitude)))–"
+            + "(\(number(ne.latitude)), \(number(ne.longitude)))"
+        }
+      return "\(path) show the \(described) \(when(at))"
+    case .noCrash:
+      return "the app does not crash"
+    case .count(let source, let event, let fields, let min, let max, let from, let to):
+      let amount =
+        switch (min, max) {
+        case (let lo?, let hi?) where lo == hi: "exactly \(lo)"
+        case (let lo?, let hi?): "\(lo) to \(hi)"
+        case (let lo?, nil): "at least \(lo)"
+        case (nil, let hi?): "at most \(hi)"
+        case (nil, nil): "any number of"
+        }
+      var text = "\(amount) \(source).\(event)"
+      if !fields.isEmpty {
+        text +=
+          " with "
+          + fields.keys.sorted().map { "\($0) = \(fields[$0]!.jsonText)" }.joined(separator: ", ")
+      }
+      switch (from, to) {
+      case (let a?, let b?): text += " between \(number(a)) s and \(number(b)) s"
+      case (let a?, nil): text += " after \(number(a)) s"
+      case (nil, let b?): text += " before \(number(b)) s"
+      case (nil, nil): break
+      }
+      return text
     }
   }
 }

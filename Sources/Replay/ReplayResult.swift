@@ -277,15 +277,13 @@ extension PendingAppWork {
   /// The latest simulated second an instant can be written as (about 292 years).
   public static let latestSecond = 9.2e9
 
-  /// The work as JSON: `kind`, `label`, `queuedAt` and `due` in simulated seconds (`due` only
-  /// when it has a deadline).
+  /// The work as JSON: `kind`, `label`, `queuedAt` and `due` in simulated seconds (`due` null
+  /// when it has no deadline).
   public var json: JSONValue {
-    var object: [String: JSONValue] = [
+    .object([
       "kind": .string(kind.rawValue), "label": .string(label),
-      "queuedAt": .number(queuedAt.seconds),
-    ]
-    if let due { object["due"] = .number(due.seconds) }
-    return .object(object)
+      "queuedAt": .number(queuedAt.seconds), "due": due.map { .number($0.seconds) } ?? .null,
+    ])
   }
 
   init?(json: JSONValue) {
@@ -295,7 +293,7 @@ extension PendingAppWork {
     else { return nil }
     var due: SimTime?
     switch o["due"] {
-    case nil: due = nil
+    case nil, .null?: due = nil
     case .number(let seconds)? where (0...Self.latestSecond).contains(seconds):
       due = .seconds(seconds)
     default: return nil
@@ -328,14 +326,12 @@ public struct ExpectationResult: Sendable, Hashable {
     self.time = time
   }
 
-  /// The result as JSON.
+  /// The result as JSON (`time` null when the result is about no moment).
   public var json: JSONValue {
-    var object: [String: JSONValue] = [
+    .object([
       "name": .string(name), "kind": .string(kind.rawValue), "passed": .bool(passed),
-      "message": .string(message),
-    ]
-    if let time { object["time"] = .number(time) }
-    return .object(object)
+      "message": .string(message), "time": time.map(JSONValue.number) ?? .null,
+    ])
   }
 
   init?(json: JSONValue) {

@@ -184,7 +184,7 @@ extension ScenarioReader {
           + Expectation.Kind.allCases.map(\.rawValue).sorted().joined(separator: ", ") + ")")
     }
     let m = try members(node, allowed: ["expect", "name", "rate"] + Self.expectationKeys(kind))
-    let name = try m["name"].map(string) ?? node.path.description
+    let name = try m["name"].map(string)
     func required(_ key: String) throws -> Node {
       guard let n = m[key] else {
         throw error(node.path, "missing required key '\(key)' for '\(kind.rawValue)'")
@@ -289,7 +289,7 @@ extension ScenarioReader {
         source: try string(try required("source")), event: try string(try required("event")),
         fields: fields, min: lo, max: hi, from: from, to: to)
     }
-    return Expectation(name: name, rule, rate: try m["rate"].map(rate))
+    return Expectation(name: name ?? rule.summary, rule, rate: try m["rate"].map(rate))
   }
 
   /// `{"atLeast": share}`: a share of runs above 0 (a rate of 0 would hold whatever happened)

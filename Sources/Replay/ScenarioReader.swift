@@ -306,7 +306,8 @@ struct ScenarioReader {
     if let n = m["environment"] { scenario.environment = try environment(n, duration: duration) }
     if let n = m["timeline"] { scenario.timeline = try timeline(n, duration: duration) }
     if let n = m["expectations"] {
-      scenario.expectations = try array(n).map { try expectation($0, duration: duration) }
+      scenario.expectations = Expectation.distinctlyNamed(
+        try array(n).map { try expectation($0, duration: duration) })
     }
     return scenario
   }
@@ -538,6 +539,7 @@ struct ScenarioReader {
         "reducedAccuracyCellSize", "reducedAccuracyHorizontalAccuracy", "coarseAccuracy",
         "coarseCorrelationTime", "coarseJumpsPerHour", "coarseJumpMeanDuration",
         "coarseJumpDistance", "wifiCoverage", "wifiMaximumSpeed", "vehicleHold", "cellSpacing",
+        "cellSites",
       ])
     if let n = m["updateInterval"] { p.updateInterval = .seconds(try interval(n)) }
     for (key, path) in [
@@ -587,6 +589,7 @@ struct ScenarioReader {
     if let n = m["cellSpacing"] {
       p.cellSpacing = try number(n, 1...100_000, what: "a spacing in metres")
     }
+    if let n = m["cellSites"] { p.cellSites = try array(n).map(coordinate) }
     if let n = m["coarseJumpDistance"] {
       let r = try members(n, allowed: ["min", "max"], required: ["min", "max"])
       let low = try number(r["min"]!, 0...100_000, what: "a distance in metres")

@@ -86,6 +86,44 @@ import Testing
     #expect(!far.isEmpty, "rate \(large.rate) entry latencies \(large.entryLatencies)")
   }
 
+  @Test func aCellPositionInsideTheFenceIsTakenAsItIsAndTriggersFarAway() throws {
+    // The fence's cell site stands at its centre and the next one 1.8 km west, across a river:
+    // a car (no Wi-Fi at 11 m/s) is served by the fence's cell from 900 m out, and its
+    // position there is inside the fence. The phone takes it without a GNSS fix: an entry
+    // about 700 m before the fence, as Radius Networks saw [3P].
+    var sites = SensorParameters()
+    sites.cellSites = [tokyoStation, offset(-1_800)]
+    let drive = try walk(radius: 60, speed: 11, trials: 10, sensor: sites)
+    #expect(drive.detected == 10)
+    // Heard at least 40 s (440 m) before the car reaches the fence.
+    #expect(drive.entryLatencies.allSatisfy { $0 < -40 }, "\(drive.entryLatencies)")
+    // With no site near the fence, the cell position cannot put the car inside: a brief GNSS
+    // fix settles it, after the car has crossed (a 300 m fence, so the car is inside for the
+    // 20 s dwell).
+    var away = SensorParameters()
+    away.cellSites = [offset(-1_800), offset(1_800)]
+    let settled = try walk(radius: 300, speed: 11, trials: 10, sensor: away)
+    #expect(settled.detected == 10)
+    #expect(settled.entryLatencies.allSatisfy { $0 >= 0 }, "\(settled.entryLatencies)")
+  }
+
+  @Test func aPhoneIsServedByTheNearestCellSite() throws {
+    var sites = SensorParameters()
+    sites.cellSites = [offset(-1_000), offset(1_000)]
+    let samples = [
+      TrajectorySample(time: .zero, coordinate: offset(-300)),
+      TrajectorySample(time: .seconds(60), coordinate: offset(300)),
+    ]
+    let sensor = try SensorModel(
+      trajectory: try Trajectory(samples), environment: nil, parameters: sites,
+      random: RandomStream(seed: 1))
+    let west = try #require(sensor.regionPosition(at: .seconds(10), from: .cell, connected: true))
+    let east = try #require(sensor.regionPosition(at: .seconds(50), from: .cell, connected: true))
+    #expect(west.coordinate == offset(-1_000))
+    #expect(east.coordinate == offset(1_000))
+    #expect(west.horizontalAccuracy == sites.cellSpacing)
+  }
+
   @Test func inAnOutageAndWithoutANetworkThePhoneIsBlindUnlessTheAppRunsGNSS() throws {
     let context = GEOSContext()
     let tunnel = try GeographicShapes.circle(

@@ -1,5 +1,6 @@
 import Device
 import Foundation
+import Geo
 import Testing
 
 @testable import Replay
@@ -43,6 +44,10 @@ import Testing
     p.parameters.visits.radius = 75
     p.sensor.coarseAccuracy = 42.5
     p.sensor.coarseJumpDistance = 100...200
+    p.sensor.cellSites = [
+      try! Coordinate(latitude: 38.905, longitude: -77.063),
+      try! Coordinate(latitude: 38.9, longitude: -77.07),
+    ]
     return p
   }
 
@@ -66,6 +71,9 @@ import Testing
     #expect(!text.contains("regionRelaunchWindow"))
     #expect(text.contains("\"significantChanges\": {\"distance\": 450}"))
     #expect(text.contains("\"fitness\": null"))
+    #expect(
+      text.contains(
+        "\"cellSites\": [\n      {\"latitude\": 38.905, \"longitude\": -77.063},\n"))
     let urban = DeviceProfile.urban.fileText
     #expect(!urban.contains("\"parameters\"") && !urban.contains("\"visits\""))
     #expect(urban.hasSuffix("}\n"))

@@ -1,5 +1,6 @@
 import Device
 import Foundation
+import Geo
 import JSON
 import Replay
 import Testing
@@ -38,12 +39,19 @@ import Testing
     #expect(s.timeZone.identifier == "Asia/Tokyo")
     #expect(s.timeline.count == 3)
     #expect(s.timeline[1].origin == "timeline[1]")
+    // Unnamed expectations are named by their rule in words.
     #expect(
       s.expectations.map(\.name) == [
-        "a marker", "expectations[1]", "expectations[2]",
-        "expectations[3]", "expectations[4]",
+        "a marker", #"label is "fixes: 0" at 1 s"#, "exactly 1 location.started",
+        "no request within 1000 m of (0, 0)", "the app does not crash",
       ])
     #expect(s.device.promptAnswers[.location] == [.allowWhileUsing])
+  }
+
+  @Test func twoUnnamedExpectationsThatReadTheSameAreNumbered() throws {
+    let s = try scenario(
+      with(#""expectations": [{"expect": "noCrash"}, {"expect": "noCrash"}]"#))
+    #expect(s.expectations.map(\.name) == ["the app does not crash", "the app does not crash (2)"])
   }
 
   @Test func theMinimalScenarioHasDefaults() throws {
@@ -111,6 +119,22 @@ import Testing
     #expect(p.coarseJumpMeanDuration == .seconds(30) && p.coarseJumpDistance == 100...200)
     // What the scenario leaves out keeps its documented default.
     #expect(p.wifiCorrelationTime == SensorParameters().wifiCorrelationTime)
+  }
+
+  @Test func knownCellSitesAreReadAsCoordinatesAndABadOneIsNamed() throws {
+    let s = try scenario(
+      with(
+        #""device": {"sensor": {"cellSites": [{"latitude": 35.68, "longitude": 139.76}, "#
+          + #"{"latitude": 35.69, "longitude": 139.70}]}}"#))
+    #expect(
+      s.device.sensor.cellSites == [
+        try Coordinate(latitude: 35.68, longitude: 139.76),
+        try Coordinate(latitude: 35.69, longitude: 139.70),
+      ])
+    let e = try #require(
+      error(with(#""device": {"sensor": {"cellSites": [{"latitude": 95, "longitude": 0}]}}"#)))
+    #expect(e.path == "device.sensor.cellSites[0].latitude")
+    #expect(e.message.hasPrefix("expected a latitude"))
   }
 
   @Test func pausingCanBeSetPerActivityOrTurnedOff() throws {

@@ -163,6 +163,30 @@ import Testing
     #expect(report.svg.hasPrefix("<?xml"))
   }
 
+  // MARK: The published suite, whole
+
+  /// The calibration itself: every published figure, re-run with the design's own number of
+  /// trials, lies inside the band docs/DEVICE.md states for it.
+  @Test func everyPublishedRowLiesInsideItsBand() throws {
+    let report = try CalibrationSuite.published.run(seed: 0)
+    for row in report.rows {
+      #expect(
+        row.isInsideBand,
+        "\(row.check.id): \(row.estimate.value.map { "\($0)" } ?? "no estimate") outside \(row.check.band)"
+      )
+    }
+  }
+
+  /// Each design runs on the device profile whose conditions match its source's.
+  @Test func designsRunOnTheProfilesOfTheirConditions() {
+    let profiles = Dictionary(
+      uniqueKeysWithValues: CalibrationSuite.published.designs.map { ($0.id, $0.profile.name) })
+    #expect(profiles["radius-networks-2015"] == "urban")
+    #expect(profiles["shevchenko-reips-2024"] == "suburban")
+    #expect(profiles["qiita-train"] == "transit")
+    #expect(profiles["apple-average"] == "urban")
+  }
+
   @Test func theReportIsByteIdenticalForASeed() throws {
     let suite = CalibrationSuite(designs: [
       CalibrationSuite.radiusNetworks, CalibrationSuite.appleAverage,

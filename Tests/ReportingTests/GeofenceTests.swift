@@ -193,6 +193,84 @@ private final class Log {
     #expect(abs(try #require(report.observations.first?.latency) - 14) < 1e-6)
   }
 
+  @Test func anEarlyOneShotNotificationIsAnEarlyDetectionOfTheEntryItAnticipated() throws {
+    // Delivered 0.35 s (3.5 m) before the true entry at 90 s: the delivery ends the request's
+    // fence, but the entry it anticipated is still the one it answers (Radius Networks saw
+    // triggers up to about 1 km early [3P]).
+    let log = Log()
+    var region = CircularRegion(center: centre, radius: 100, identifier: "r")
+    region.notifyOnExit = false
+    let request = LoggedNotificationRequest(
+      identifier: "a", trigger: .location(region, repeats: false), fireTime: nil)
+    log.add(0, NotificationEvent.added(request))
+    log.decided(85, "r", .inside, request: "a")
+    log.add(
+      89.65,
+      NotificationEvent.delivered(
+        request, stillPending: false, replacedDelivered: false, nextFireTime: nil))
+    let report = try GeofenceReport(
+      events: log.log.entries, trueSamples: thereAndBack(), context: GEOSContext())
+    #expect(report.fences.map(\.endedBy) == [.delivered])
+    // The anticipated entry counts; the second pass, long after the delivery, does not.
+    #expect(report.crossings.map(\.time) == [.seconds(90)])
+    let observation = try #require(report.observations.first)
+    #expect(observation.outcome == .detected)
+    #expect(abs(try #require(observation.latency) + 0.35) < 1e-6)
+    #expect(abs(try #require(observation.distancePastBoundary) + 3.5) < 0.01)
+    #expect(report.summary.falseTriggers == 0 && report.summary.detected == 1)
+    #expect(report.markdown().contains("early"))
+  }
+
+  @Test func anAppThatReRegistersItsRegionWhenRelaunchedKeepsOneFence() throws {
+    // Relaunched by the entry, the app registers the same region again before its delegate
+    // hears the entry, as standard iOS code does: one fence, one detected entry.
+    let log = Log()
+    log.start(0, "home", centre)
+    log.decided(95, "home", .inside)
+    log.start(100, "home", centre)
+    log.add(100, RegionEvent.didEnterRegion(identifier: "home", notified: true))
+    let report = try GeofenceReport(
+      events: log.log.entries, trueSamples: thereAndBack(), context: GEOSContext())
+    #expect(report.fences.count == 1)
+    #expect(report.observations.map(\.outcome) == [.detected])
+    #expect(report.crossings.first?.cause == nil)
+    #expect(report.summary.falseTriggers == 0)
+  }
+
+  @Test func anEventDeliveredAsTheRegionIsReplacedBelongsToTheOldRegistration() throws {
+    let far = try projection.unproject(Position(x: 0, y: 5_000))
+    let log = Log()
+    log.start(0, "home", centre)
+    log.decided(95, "home", .inside)
+    log.start(100, "home", far)
+    log.add(100, RegionEvent.didEnterRegion(identifier: "home", notified: true))
+    let report = try GeofenceReport(
+      events: log.log.entries, trueSamples: thereAndBack(), context: GEOSContext())
+    #expect(report.fences.map(\.registration) == [1, 2])
+    #expect(report.observations.map(\.fence) == [0])
+    #expect(report.observations.map(\.outcome) == [.detected])
+    #expect(report.summary.falseTriggers == 0)
+  }
+
+  @Test func anExitOfARegionThatDoesNotNotifyOnExitIsNeitherExpectedNorDetected() throws {
+    let log = Log()
+    log.add(
+      0,
+      RegionEvent.startMonitoring(
+        identifier: "home", center: centre, radius: 100, notifyOnEntry: true,
+        notifyOnExit: false))
+    log.decided(95, "home", .inside)
+    log.add(100, RegionEvent.didEnterRegion(identifier: "home", notified: true))
+    log.decided(250, "home", .outside)
+    log.add(260, RegionEvent.didExitRegion(identifier: "home", notified: false))
+    let report = try GeofenceReport(
+      events: log.log.entries, trueSamples: thereAndBack(), context: GEOSContext())
+    #expect(report.fences.first?.notifyOnExit == false)
+    #expect(report.crossings.map(\.direction) == [.entry, .entry])
+    #expect(report.observations.map(\.direction) == [.entry])
+    #expect(abs(try #require(report.summary.latencyMedian) - 10) < 1e-6)
+  }
+
   @Test func onlyCrossingsWhileAFenceIsActiveCount() throws {
     let log = Log()
     // Registered at 100 s, inside the circle (entered at 90 s): no entry is expected.
@@ -227,6 +305,13 @@ private final class Log {
       let latency = try #require(summary.latencyMedian)
       #expect(latency > -60 && latency < 120)
     }
+    // For the user it is one alarm with one arrival, heard at the first fence's latency.
+    #expect(report.alarms.map(\.fences) == [[0, 1]])
+    let alarm = try #require(report.alarms.first).summary
+    #expect(alarm.trueCrossings == 1 && alarm.detected == 1 && alarm.missed == 0)
+    #expect(report.summary.trueCrossings == 2)
+    #expect(alarm.latencyMedian == report.fenceSummaries.compactMap(\.latencyMedian).min())
+    #expect(report.markdown().contains("| **all fences** |"))
     let entry = try #require(report.crossings.first)
     #expect(entry.direction == .entry)
     #expect(abs(distance(entry.coordinate, report.fences[0].center) - 300) < 0.01)

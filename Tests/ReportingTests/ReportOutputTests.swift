@@ -152,7 +152,7 @@ private func rootElement(of text: String) -> Result<String, any Error> {
       let json = reportText(
         name: verdict, outcome: outcome, verdict: verdict,
         expectations: #"[{"name": "no (0, 0)", "kind": "noRequestNear", "passed": \#(passed), "#
-          + #""message": "m & m"}]"#)
+          + #""message": "m & m", "time": null}]"#)
       return try RunReport.Entry(
         reading: Data(json.utf8), file: "\(verdict)/report.json", markdown: "", figures: [])
     }
@@ -160,10 +160,62 @@ private func rootElement(of text: String) -> Result<String, any Error> {
       try entry("fail", passed: false, verdict: "xfail"),
       try entry("fail", passed: true, verdict: "xpass"),
     ]).junitXML()
-    #expect(junit.contains("<system-out>expected failure: m &amp; m</system-out>"))
+    // An expected failure is skipped with its reason, as pytest reports an xfail.
+    #expect(junit.contains("<skipped message=\"expected failure: m &amp; m\"/>"))
     #expect(junit.contains("type=\"unexpectedPass\""))
-    #expect(junit.contains("<testsuite name=\"xfail\" tests=\"1\" failures=\"0\" errors=\"0\">"))
-    #expect(junit.contains("<testsuite name=\"xpass\" tests=\"2\" failures=\"1\" errors=\"0\">"))
+    #expect(
+      junit.contains(
+        #"<testsuite name="xfail" tests="1" failures="0" errors="0" skipped="1" time="0.000">"#))
+    #expect(
+      junit.contains(
+        #"<testsuite name="xpass" tests="2" failures="1" errors="0" skipped="0" time="0.000">"#))
+  }
+
+  @Test func junitCarriesTheSeedAndFileAsPropertiesAndVirtualTimes() throws {
+    let complete = try report("arrival-alarm/train-to-shinagawa-corrected.scenario.json")
+    let junit = RunReport(entries: [RunReport.Entry(report: complete, figures: [])]).junitXML()
+    #expect(junit.contains(#"<property name="seed" value="1"/>"#))
+    #expect(junit.contains(#"<property name="scenario" value=""#))
+    #expect(junit.contains(#"<property name="verdict" value="pass"/>"#))
+    // The suite lasts the scenario's virtual duration; a case, until its expectation was judged.
+    #expect(junit.contains(#"skipped="0" time="1200.000">"#))
+    #expect(junit.contains(#"name="the alarm rings on arrival" time="396.192">"#))
+    // Readable names for unnamed expectations, never their path.
+    #expect(junit.contains(#"name="the app does not crash""#) && !junit.contains("expectations["))
+    // The same run gives the same bytes.
+    #expect(
+      RunReport(entries: [RunReport.Entry(report: complete, figures: [])]).junitXML() == junit)
+  }
+
+  /// `docs/schemas/junit.xsd` states the JUnit subset Jenkins and GitLab read; the reports of
+  /// shipped scenarios of every verdict, a crash and an invalid scenario are valid against it.
+  @Test(.enabled(if: xmllint != nil, "xmllint is not installed (Debian: libxml2-utils)"))
+  func junitOfEveryKindOfVerdictIsValidAgainstTheSchema() throws {
+    let reports = try [
+      "arrival-alarm/train-to-shinagawa-corrected.scenario.json",
+      "arrival-alarm/train-to-shinagawa-as-published.scenario.json",
+      "station-finder/box-north-east-first-as-published.scenario.json",
+      "weather-widget/first-launch-as-published.scenario.json",
+    ].map(report)
+    var entries = reports.map { RunReport.Entry(report: $0, figures: []) }
+    var result = try #require(reports[0].result)
+    result.crash = ReplayResult.Crash(reason: "signal 4 & <more>", lastEvents: ["{\"seq\":1}"])
+    entries.append(
+      RunReport.Entry(report: ScenarioReport(stopped: result, scenario: nil), figures: []))
+    entries.append(
+      RunReport.Entry(
+        report: ScenarioReport(invalid: "bad.scenario.json", name: "bad", error: "bad: 'sead'"),
+        figures: []))
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "junit-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let file = folder.appendingPathComponent("junit.xml")
+    try Data(RunReport(entries: entries).junitXML().utf8).write(to: file)
+    let schema = repository.appendingPathComponent("docs/schemas/junit.xsd")
+    let (status, output) = try run(
+      try #require(xmllint), ["--noout", "--schema", schema.path, file.path])
+    #expect(status == 0, "\(output)")
   }
 
   @Test func eachReportsSummaryReadsBackAsItWasWritten() throws {
@@ -211,7 +263,7 @@ private func rootElement(of text: String) -> Result<String, any Error> {
     ),
     (
       #""verdict": "pass""#, #""verdict": "PASS""#,
-      #"r.json:1:303: verdict: expected one of "pass", "xfail", "fail", "crash", "timeout", "#
+      #"r.json:1:317: verdict: expected one of "pass", "xfail", "fail", "crash", "timeout", "#
         + #""xpass", "#
         + #"found "PASS""#
     ),
@@ -222,19 +274,19 @@ private func rootElement(of text: String) -> Result<String, any Error> {
     ),
     (
       #""expectedOutcome": "pass", "#, "",
-      "r.json:1:172: scenario.expectedOutcome: missing required key"
+      "r.json:1:186: scenario.expectedOutcome: missing required key"
     ),
     (
       #""status": "complete""#, #""status": "invalid""#,
-      #"r.json:1:302: verdict: expected "invalid", as the status is "invalid""#
+      #"r.json:1:316: verdict: expected "invalid", as the status is "invalid""#
     ),
     (
       #""timelineErrors": []"#, #""timelineErrors": {}"#,
-      "r.json:1:288: timelineErrors: expected an array, found an object"
+      "r.json:1:302: timelineErrors: expected an array, found an object"
     ),
     (
-      #"[]}"#, #"[],}"#,
-      "r.json:1:365: expected a member name after ',' (trailing commas are not allowed), found '}'"
+      #""runs": null}"#, #""runs": null,}"#,
+      "r.json:1:393: expected a member name after ',' (trailing commas are not allowed), found '}'"
     ),
   ])
   func aDamagedScenarioReportIsAnErrorNamingItsPlace(
@@ -243,7 +295,7 @@ private func rootElement(of text: String) -> Result<String, any Error> {
     let text = reportText(
       name: "s", outcome: "pass", verdict: "pass",
       expectations: #"[{"name": "no (0, 0)", "kind": "noRequestNear", "passed": true, "#
-        + #""message": "m"}]"#)
+        + #""message": "m", "time": null}]"#)
     _ = try RunReport.Entry(reading: Data(text.utf8), file: "r.json", markdown: "", figures: [])
     try #require(text.contains(original))
     let bad = text.replacingOccurrences(of: original, with: damaged)
@@ -396,5 +448,24 @@ private func reportText(name: String, outcome: String, verdict: String, expectat
     + #""expectations": \#(expectations), "#
     + #""scenario": {"name": "\#(name)", "file": null, "expectedOutcome": "\#(outcome)", "app": "X"}, "#
     + #""error": null, "crash": null, "timelineErrors": [], "verdict": "\#(verdict)", "#
-    + #""timeout": null, "traceIssues": [], "pendingWork": []}"#
+    + #""timeout": null, "traceIssues": [], "pendingWork": [], "runs": null}"#
+}
+
+/// The path of `xmllint`, when it is installed.
+private let xmllint: String? = ["/usr/bin/xmllint", "/usr/local/bin/xmllint"].first {
+  FileManager.default.isExecutableFile(atPath: $0)
+}
+
+/// Runs `tool` with `arguments`; returns its exit status and what it wrote.
+private func run(_ tool: String, _ arguments: [String]) throws -> (Int32, String) {
+  let process = Process()
+  process.executableURL = URL(fileURLWithPath: tool)
+  process.arguments = arguments
+  let pipe = Pipe()
+  process.standardOutput = pipe
+  process.standardError = pipe
+  try process.run()
+  let data = pipe.fileHandleForReading.readDataToEndOfFile()
+  process.waitUntilExit()
+  return (process.terminationStatus, String(decoding: data, as: UTF8.self))
 }

@@ -107,8 +107,11 @@ public enum RegionSuppression: String, Hashable, Sendable {
 
 /// Region monitoring (source `"region"`).
 public enum RegionEvent: LogEvent, Hashable {
-  /// The app started monitoring a region (replacing one with the same identifier).
-  case startMonitoring(identifier: String, center: Coordinate, radius: Double)
+  /// The app started monitoring a region (replacing one with the same identifier), with its
+  /// `notifyOnEntry` and `notifyOnExit` flags.
+  case startMonitoring(
+    identifier: String, center: Coordinate, radius: Double, notifyOnEntry: Bool = true,
+    notifyOnExit: Bool = true)
   /// The app stopped monitoring a region it monitored.
   case stopMonitoring(identifier: String)
   /// Monitoring could not start.
@@ -131,7 +134,8 @@ public enum RegionEvent: LogEvent, Hashable {
   /// Every event this type records.
   public static let declarations = [
     LogEventDeclaration(
-      source, "startMonitoring", fields: ["identifier", "latitude", "longitude", "radius"],
+      source, "startMonitoring",
+      fields: ["identifier", "latitude", "longitude", "radius", "notifyOnEntry", "notifyOnExit"],
       "The app started monitoring a circular region (replacing one with the same identifier)."),
     LogEventDeclaration(
       source, "stopMonitoring", fields: ["identifier"], "The app stopped monitoring a region."),
@@ -177,10 +181,11 @@ public enum RegionEvent: LogEvent, Hashable {
   /// The event's fields, in the log's order.
   public var fields: [LogField] {
     switch self {
-    case .startMonitoring(let id, let center, let radius):
+    case .startMonitoring(let id, let center, let radius, let onEntry, let onExit):
       return [
         LogField("identifier", .string(id)), LogField("latitude", .double(center.latitude)),
         LogField("longitude", .double(center.longitude)), LogField("radius", .double(radius)),
+        LogField("notifyOnEntry", .bool(onEntry)), LogField("notifyOnExit", .bool(onExit)),
       ]
     case .stopMonitoring(let id):
       return [LogField("identifier", .string(id))]

@@ -41,12 +41,14 @@ extension DeviceProfile {
 
   /// A phone in the suburbs: Wi-Fi on half the open ground, cells about 1.7 km apart.
   public static var suburban: DeviceProfile {
+    var parameters = PhoneParameters()
+    parameters.regionMonitoring.missProbability = 0.175
     var sensor = SensorParameters()
     sensor.wifiCoverage = 0.5
     sensor.cellSpacing = 1_732
     return DeviceProfile(
       name: "suburban", summary: "the suburbs: Wi-Fi on half the open ground, cells 1.7 km apart",
-      sensor: sensor)
+      parameters: parameters, sensor: sensor)
   }
 
   /// A phone in the countryside: no Wi-Fi on open ground, cells 5 km apart.
@@ -62,8 +64,12 @@ extension DeviceProfile {
   /// A phone riding trains and buses: as ``urban``; a vehicle's speed already takes Wi-Fi
   /// positions away (``SensorParameters/wifiMaximumSpeed``).
   public static var transit: DeviceProfile {
-    DeviceProfile(
+    var parameters = PhoneParameters()
+    parameters.regionMonitoring.gnssWhenNear = false
+    return DeviceProfile(
       name: "transit",
-      summary: "riding trains and buses in a city: Wi-Fi lost in vehicles, cells 1 km apart")
+      summary:
+        "riding trains in a city: no GNSS fix of the phone's own from inside the car, Wi-Fi lost at speed",
+      parameters: parameters)
   }
 }

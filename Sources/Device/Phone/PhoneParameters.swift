@@ -77,8 +77,10 @@ public struct RegionMonitoringParameters: Hashable, Sendable {
   /// as near: 1000 m [?].
   public var nearDistance = 1_000.0
   /// Whether the phone turns GNSS on for a look when a region is near and the low-power
-  /// position cannot decide it (a cell position, or none), where satellites can be seen and
-  /// the phone is connected: `true` [?]. Apple: region monitoring uses "Wi-Fi, cellular and
+  /// position cannot decide it (a cell position that does not put the phone inside a region,
+  /// or none), where satellites can be seen and the phone is connected: `true` [?]. A cell
+  /// position inside a region is taken as it is, which is how triggers about a kilometre from
+  /// a fence come about [3P Radius Networks 2015]. Apple: region monitoring uses "Wi-Fi, cellular and
   /// GPS" [A]; with it a car's arrival is heard within seconds, as Radius Networks saw [3P].
   public var gnssWhenNear = true
   /// Distance past the boundary before an exit counts: 200 m [A] ("for testing purposes, you

@@ -164,6 +164,13 @@ final class RegionMonitor {
     return nil
   }
 
+  /// Whether a position of `accuracy` metres lies inside a watched region.
+  func observesInside(estimate: Coordinate, accuracy: Double) -> Bool {
+    watches.contains {
+      observedState(of: $0.region, estimate: estimate, accuracy: accuracy) == .inside
+    }
+  }
+
   /// How far, in metres, the nearest watched region's effective boundary is from `estimate`
   /// (0 inside one), or `nil` when nothing is watched.
   func distanceToNearestRegion(from estimate: Coordinate) -> Double? {

@@ -59,7 +59,8 @@ final class RegionService {
     monitor.watch(region, owner: .app)
     phone.record(
       RegionEvent.startMonitoring(
-        identifier: region.identifier, center: region.center, radius: region.radius))
+        identifier: region.identifier, center: region.center, radius: region.radius,
+        notifyOnEntry: region.notifyOnEntry, notifyOnExit: region.notifyOnExit))
     if phone.authorization.isRefused {
       phone.location.call(manager) {
         $0.delegate?.locationManager(
@@ -195,9 +196,13 @@ final class RegionService {
     if isNear || lastLook.map({ now - $0 >= p.idleInterval }) ?? true {
       lastLook = now
       var position = position(cell: cell)
-      // Near a region with nothing finer than a cell: a brief GNSS fix, where one can be had.
+      // Near a region with nothing finer than a cell that puts the phone inside one: a brief
+      // GNSS fix, where one can be had.
       if isNear, p.gnssWhenNear, phone.isConnected,
-        position.map({ $0.horizontalAccuracy > p.hysteresis }) ?? true,
+        position.map({
+          $0.horizontalAccuracy > p.hysteresis
+            && !monitor.observesInside(estimate: $0.coordinate, accuracy: $0.horizontalAccuracy)
+        }) ?? true,
         let fix = phone.location.regionPosition(from: .gnss, connected: true)
       {
         position = fix

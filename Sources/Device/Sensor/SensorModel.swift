@@ -256,7 +256,7 @@ public final class SensorModel: LocationSensor {
     case .cell:
       guard kind != .outage else { return nil }
       return Location(
-        coordinate: cellTowers.position(serving: place), altitude: truth.altitude,
+        coordinate: cellPosition(serving: place), altitude: truth.altitude,
         horizontalAccuracy: parameters.cellSpacing, timestamp: time)
     case .gnss:
       guard kind <= .urbanCanyon else { return nil }
@@ -271,6 +271,26 @@ public final class SensorModel: LocationSensor {
           ? parameters.gnssUrbanCanyonAccuracy : parameters.gnssOpenSkyAccuracy,
         timestamp: time)
     }
+  }
+
+  /// The position of the cell that serves `place`: the nearest of the given sites, else the
+  /// grid's.
+  private func cellPosition(serving place: Coordinate) -> Coordinate {
+    let sites = parameters.cellSites
+    guard !sites.isEmpty else { return cellTowers.position(serving: place) }
+    // Nearest by the equirectangular approximation: exact enough to pick among sites
+    // hundreds of metres apart, and cheap on every tick.
+    let scale = cos(place.latitude * .pi / 180)
+    var best = sites[0]
+    var bestDistance = Double.infinity
+    for site in sites {
+      let dy = site.latitude - place.latitude
+      var dx = site.longitude - place.longitude
+      if dx > 180 { dx -= 360 } else if dx < -180 { dx += 360 }
+      let d = dy * dy + (dx * scale) * (dx * scale)
+      if d < bestDistance { (best, bestDistance) = (site, d) }
+    }
+    return best
   }
 
   /// Whether the phone moved faster than ``SensorParameters/wifiMaximumSpeed`` within the last

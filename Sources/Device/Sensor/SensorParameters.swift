@@ -1,4 +1,5 @@
 import Foundation
+import Geo
 import SimKernel
 
 /// The numbers behind a simulated phone's fixes; every default has its source or is marked as an
@@ -115,6 +116,13 @@ public struct SensorParameters: Hashable, Sendable {
   /// spacing with a fixed offset per cell — reported with this accuracy, and stays the same
   /// while the phone stays in the cell. Rural cells are several kilometres apart.
   public var cellSpacing = 1_000.0
+  /// The serving cells' positions, where they are known (a cell-site database, or a field
+  /// test's geography): empty by default, so cells lie on the grid of ``cellSpacing``. When
+  /// given, the phone is served by the nearest site and a cell position is that site, reported
+  /// with ``cellSpacing`` as its accuracy. A site with no neighbour on one side serves the
+  /// ground far out on that side — across a river or a park — as real cells do [3P Radius
+  /// Networks 2015: triggers "across the river nearly 1000 meters away"].
+  public var cellSites: [Coordinate] = []
 
   /// The defaults above.
   public init() {}

@@ -50,6 +50,7 @@ extension CalibrationReport {
     var seen: Set<String> = []
     for row in rows where seen.insert(row.design.id).inserted {
       out += "\n### \(row.design.source)\n\n\(row.design.summary).\n\n"
+      out += "Device profile: `\(row.design.profile.name)` (\(row.design.profile.summary)).\n\n"
       for assumption in row.design.assumptions { out += "- \(assumption)\n" }
     }
     out += "\n## Bands\n\n"
@@ -101,7 +102,8 @@ extension CalibrationReport {
       .object([
         "id": .string(row.check.id), "design": .string(row.design.id),
         "source": .string(row.design.source), "reference": .string(row.design.reference),
-        "summary": .string(row.design.summary), "trials": .number(Double(row.trials)),
+        "summary": .string(row.design.summary), "profile": .string(row.design.profile.name),
+        "trials": .number(Double(row.trials)),
         "published": .string(row.check.published),
         "publishedValue": number(row.check.publishedValue),
         "measure": .string(row.check.measure.description),

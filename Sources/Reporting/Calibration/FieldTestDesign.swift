@@ -19,23 +19,28 @@ public struct FieldTestDesign: Sendable {
   public let summary: String
   /// What the design takes from the source, and what it had to assume (marked `[?]`).
   public let assumptions: [String]
+  /// The device profile whose conditions the source's match: every trial's phone starts from
+  /// it.
+  public let profile: DeviceProfile
   /// How many trials the source ran (or the suite runs, when the source does not say).
   public let trials: Int
   /// The figures the source published, each with the measure and band it is checked against.
   public let checks: [CalibrationCheck]
-  /// Trial `i`'s true track, fences and conditions.
-  public let trial: @Sendable (Int) throws -> FieldTrial
+  /// Trial `i`'s true track, fences and conditions, given `i` and the profile's conditions.
+  public let trial: @Sendable (Int, FieldConditions) throws -> FieldTrial
 
   /// A design.
   public init(
     id: String, source: String, reference: String, summary: String, assumptions: [String],
-    trials: Int, checks: [CalibrationCheck], trial: @escaping @Sendable (Int) throws -> FieldTrial
+    profile: DeviceProfile = .standard, trials: Int, checks: [CalibrationCheck],
+    trial: @escaping @Sendable (Int, FieldConditions) throws -> FieldTrial
   ) {
     self.id = id
     self.source = source
     self.reference = reference
     self.summary = summary
     self.assumptions = assumptions
+    self.profile = profile
     self.trials = trials
     self.checks = checks
     self.trial = trial
@@ -46,7 +51,7 @@ public struct FieldTestDesign: Sendable {
     -> [FieldTrialRecord]
   {
     try (0..<(count ?? trials)).map { i in
-      try trial(i).run(seed: seed &+ UInt64(i), geos: geos)
+      try trial(i, FieldConditions(profile: profile)).run(seed: seed &+ UInt64(i), geos: geos)
     }
   }
 }

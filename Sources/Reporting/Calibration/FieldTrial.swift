@@ -34,6 +34,12 @@ public struct FieldConditions: Hashable, Sendable {
 
   /// Conditions with the defaults: open sky, the app in the background, no location updates.
   public init() {}
+
+  /// The defaults, with the phone's and the sensor's parameters of `profile`.
+  public init(profile: DeviceProfile) {
+    parameters = profile.parameters
+    sensor = profile.sensor
+  }
 }
 
 /// Whether a crossing or an event is an entry or an exit.

@@ -32,10 +32,15 @@ struct FenceLog {
   init(events: [LogEntry], fences: [GeofenceReport.Fence]) {
     func fence(_ kind: GeofenceReport.FenceKind, _ identifier: String?, at time: SimTime) -> Int? {
       guard let identifier else { return nil }
-      return fences.indices.last {
+      let active = fences.indices.filter {
         fences[$0].kind == kind && fences[$0].identifier == identifier
           && fences[$0].activeFrom <= time && (fences[$0].activeUntil.map { time <= $0 } ?? true)
       }
+      // At the instant a registration is replaced, what is logged still belongs to the old
+      // one: the phone decided it for that registration.
+      return active.first {
+        fences[$0].endedBy == .replaced && fences[$0].activeUntil == time
+      } ?? active.last
     }
     var lastDecided: [Int: (direction: GeofenceReport.Direction, estimate: Coordinate)] = [:]
     var suppressedDelivery: [String: SimTime] = [:]
@@ -86,8 +91,9 @@ struct FenceLog {
             Note(
               fence: index, kind: .suppressed(missCause),
               direction: lastDecided[index]?.direction, time: entry.time))
-        case .didEnterRegion(let id, _), .didExitRegion(let id, _):
-          guard let index = fence(.region, id, at: entry.time) else { continue }
+        case .didEnterRegion(let id, let notified), .didExitRegion(let id, let notified):
+          // Without the region's notify flag the app hears no event for the transition.
+          guard notified, let index = fence(.region, id, at: entry.time) else { continue }
           if case .didEnterRegion = event {
             observe(index, event.name, .entry, entry.time)
           } else {

@@ -39,7 +39,8 @@ extension GeofenceReport {
 
   /// One registration of a fence, read from the event log, with the span it was active.
   ///
-  /// A fence starts at `region.startMonitoring`, at `notifications.added` / `replaced` of a
+  /// A fence starts at `region.startMonitoring` (a second one for the same region, with the same
+  /// centre, radius and flags, continues it), at `notifications.added` / `replaced` of a
   /// request with a location trigger, or at `monitor.conditionAdded` of a circle. It ends at
   /// the first of:
   /// - `region.stopMonitoring` (``endedBy`` `"stopMonitoring"`);
@@ -63,8 +64,8 @@ extension GeofenceReport {
     public let center: Coordinate
     /// The radius in metres, as registered (not the phone's effective radius).
     public let radius: Double
-    /// Whether entries are expected to be reported (always `true` for a region: the phone
-    /// decides and logs both directions whatever the region's flags).
+    /// Whether entries are expected to be reported: the region's or the trigger's
+    /// `notifyOnEntry`.
     public let notifyOnEntry: Bool
     /// Whether exits are expected to be reported.
     public let notifyOnExit: Bool
@@ -129,9 +130,17 @@ struct FenceReader {
     switch entry.payload {
     case let event as RegionEvent:
       switch event {
-      case .startMonitoring(let id, let center, let radius):
+      case .startMonitoring(let id, let center, let radius, let onEntry, let onExit):
+        // The same region registered again (an app relaunched by a region event re-registers
+        // its regions) is the same fence: iOS replaces it with an identical one.
+        if let same = open[Self.key(.region, id)], same.center == center, same.radius == radius,
+          same.notifyOnEntry == onEntry, same.notifyOnExit == onExit
+        {
+          return
+        }
         end(.region, id, at: entry.time, by: .replaced)
-        start(.region, id, center, radius, true, true, at: entry.time, sequence: entry.sequence)
+        start(
+          .region, id, center, radius, onEntry, onExit, at: entry.time, sequence: entry.sequence)
       case .stopMonitoring(let id):
         end(.region, id, at: entry.time, by: .stopMonitoring)
       default:

@@ -58,6 +58,13 @@ extension GeofenceReport {
           ])
         }),
       "summary": Self.json(summary),
+      "alarms": .array(
+        alarms.map { alarm in
+          .object([
+            "fences": .array(alarm.fences.map { .number(Double($0)) }),
+            "summary": Self.json(alarm.summary),
+          ])
+        }),
     ])
   }
 
@@ -79,15 +86,30 @@ extension GeofenceReport {
       if let reason = fence.endedBy { out += " (\(reason.rawValue))" }
       out += " " + Self.row(fenceSummaries[i]) + "\n"
     }
-    out += "| **all** | | " + Self.row(summary) + "\n\n"
-    out += "| time (s) | fence | what | outcome | latency (s) | past boundary (m) "
-    out += "| from boundary (m) |\n"
+    out += "| **all fences** | | " + Self.row(summary) + "\n\n"
+    out += "Per fence, each registration counts its own crossings. Per alarm (what the user "
+    out += "experiences), the fences at one place that were active together are one alarm: a "
+    out += "crossing of the place counts once, detected by the first fence to answer it.\n\n"
+    out += "| alarm | fences | true | detected | missed | false | duplicates "
+    out += "| sensitivity | precision | latency median / p90 / max |\n"
+    out += "|---|---|---|---|---|---|---|---|---|---|\n"
+    for (i, alarm) in alarms.enumerated() {
+      out += "| \(i + 1) | \(alarm.fences.map(name).joined(separator: ", ")) "
+      out += Self.row(alarm.summary) + "\n"
+    }
+    out += "\n"
+    out += "Latency and the distance along the true track are measured from the crossing an "
+    out += "observation answers: negative when it came before the crossing (an early "
+    out += "detection). The distance to the boundary is the device's, when observed: positive "
+    out += "outside the circle, negative inside.\n\n"
+    out += "| time (s) | fence | what | outcome | latency (s) | along track from crossing (m) "
+    out += "| distance to boundary (m) |\n"
     out += "|---|---|---|---|---|---|---|\n"
     var lines: [(SimTime, Int, String)] = []
     for crossing in crossings {
       let outcome =
         crossing.observation != nil
-        ? "detected" : "missed (\(crossing.cause?.rawValue ?? "unknown"))"
+        ? "detected" : "missed: \(crossing.cause?.label ?? "no cause logged")"
       lines.append(
         (
           crossing.time, 0,
@@ -103,12 +125,21 @@ extension GeofenceReport {
           observation.time, 1,
           "| \(Self.text(observation.time.seconds, 1e3)) | \(name(observation.fence)) "
             + "| \(observation.event) (\(observation.direction.rawValue)) "
-            + "| \(observation.outcome.rawValue) | \(latency) | \(past) "
+            + "| \(Self.label(observation)) | \(latency) | \(past) "
             + "| \(Self.text(observation.distanceFromBoundary, 1e2)) |"
         ))
     }
     for line in lines.sorted(by: { ($0.0, $0.1) < ($1.0, $1.1) }) { out += line.2 + "\n" }
     return out
+  }
+
+  /// An observation's outcome in words: an early detection says so.
+  private static func label(_ observation: Observation) -> String {
+    switch observation.outcome {
+    case .detected: (observation.latency ?? 0) < 0 ? "early detection" : "detected"
+    case .duplicate: "duplicate"
+    case .falseTrigger: "false trigger"
+    }
   }
 
   private func name(_ index: Int) -> String {

@@ -26,6 +26,11 @@ import SimKernel
 /// answer is a false trigger. A crossing no observation answers is missed, with the cause the
 /// log gives (see ``TrueCrossing/cause``).
 ///
+/// A one-shot notification delivered before the true crossing ends its fence early; when the
+/// device was still on the old side at the delivery, the crossing it anticipated (the first
+/// expected one within ``earlyWindow`` after it) is still the fence's, and the delivery
+/// answers it as an early detection.
+///
 /// ## Figures
 /// Latency is observation time − crossing time (negative when early). The distance past the
 /// boundary is measured along the true track from the crossing to the position at the
@@ -142,8 +147,23 @@ public struct GeofenceReport {
     public let latencyMax: Double?
   }
 
+  /// The fences at one place that were active together: what the user experiences as one
+  /// alarm. An app that schedules a location notification and monitors a region for the same
+  /// arrival, or registers a region again, has several fences for one alarm; a crossing of
+  /// the place counts once, detected when any of its fences answered it.
+  public struct Alarm: Hashable, Sendable {
+    /// The indices in ``GeofenceReport/fences`` of its fences.
+    public let fences: [Int]
+    /// Its crossings counted once: detected when one of its fences answered, at the earliest
+    /// answer's latency; false triggers and duplicates are its fences'.
+    public let summary: Summary
+  }
+
   /// The fences, by registration time.
   public let fences: [Fence]
+  /// The alarms: the fences grouped by place and active span, in the order of their first
+  /// fence.
+  public let alarms: [Alarm]
   /// Per fence, in the order of ``fences``.
   public let truth: [FenceTruth]
   /// Every expected true crossing of an active fence, by time.
@@ -196,20 +216,34 @@ public struct GeofenceReport {
       let until = fence.activeUntil ?? endOfReplay
       var inside = 0.0
       var insideAtStart = false
+      // A one-shot notification delivered early ends its fence before the crossing it
+      // anticipated: that crossing, the first expected within the early window after the
+      // delivery, is still the fence's.
+      var anticipated: TrueCrossing?
+      let insideAtEnd = visits.contains { $0.start <= until && until < $0.end }
+      // Only a delivery that came while the device was still on the old side anticipated one.
+      let anticipates =
+        fence.endedBy == .delivered && fence.notifyOnEntry != fence.notifyOnExit
+        && insideAtEnd != fence.notifyOnEntry
       for visit in visits {
         if visit.start <= from && visit.end > from { insideAtStart = true }
         let overlap = min(visit.end, until) - max(visit.start, from)
         if overlap > .zero { inside += overlap.seconds }
         for (direction, crossing) in [(Direction.entry, visit.entry), (.exit, visit.exit)] {
-          guard let crossing, fence.expects(direction), crossing.time >= from,
-            crossing.time < until || (fence.activeUntil == nil && crossing.time <= until)
-          else { continue }
-          crossings.append(
-            TrueCrossing(
-              fence: index, direction: direction, time: crossing.time,
-              coordinate: crossing.coordinate))
+          guard let crossing, fence.expects(direction), crossing.time >= from else { continue }
+          let found = TrueCrossing(
+            fence: index, direction: direction, time: crossing.time,
+            coordinate: crossing.coordinate)
+          if crossing.time < until || (fence.activeUntil == nil && crossing.time <= until) {
+            crossings.append(found)
+          } else if anticipates, crossing.time - until <= Self.earlyWindow,
+            anticipated.map({ crossing.time < $0.time }) ?? true
+          {
+            anticipated = found
+          }
         }
       }
+      if let anticipated { crossings.append(anticipated) }
       truth.append(FenceTruth(insideAtStart: insideAtStart, timeInside: inside))
     }
     crossings.sort { ($0.time, $0.fence) < ($1.time, $1.fence) }
@@ -306,6 +340,74 @@ public struct GeofenceReport {
         observations: observations.filter { $0.fence == index })
     }
     summary = Summary(crossings: crossings, observations: observations)
+    alarms = Self.alarms(fences: fences, crossings: crossings, observations: observations)
+  }
+
+  /// Groups fences with the same centre and radius whose active spans overlap into alarms.
+  private static func alarms(
+    fences: [Fence], crossings: [TrueCrossing], observations: [Observation]
+  ) -> [Alarm] {
+    var groups: [[Int]] = []
+    var spans: [(from: SimTime, until: SimTime?)] = []
+    for (index, fence) in fences.enumerated() {
+      let overlapping = groups.indices.last { g in
+        let first = fences[groups[g][0]]
+        return first.center == fence.center && first.radius == fence.radius
+          && (spans[g].until.map { fence.activeFrom <= $0 } ?? true)
+      }
+      if let g = overlapping {
+        groups[g].append(index)
+        if let until = spans[g].until {
+          spans[g].until = fence.activeUntil.map { max(until, $0) }
+        }
+      } else {
+        groups.append([index])
+        spans.append((fence.activeFrom, fence.activeUntil))
+      }
+    }
+    return groups.map { members in
+      let set = Set(members)
+      // One crossing of the place per direction and instant (every fence at one place sees
+      // the same true crossings).
+      var places: [String: (crossing: TrueCrossing, latency: Double?)] = [:]
+      var order: [String] = []
+      for crossing in crossings where set.contains(crossing.fence) {
+        let key = "\(crossing.direction.rawValue)@\(crossing.time.nanoseconds)"
+        let latency = crossing.observation.flatMap { observations[$0].latency }
+        if let known = places[key] {
+          if crossing.observation != nil {
+            if known.crossing.observation == nil {
+              places[key] = (crossing, latency)
+            } else if let latency, latency < (known.latency ?? .infinity) {
+              places[key] = (crossing, latency)
+            }
+          }
+        } else {
+          places[key] = (crossing, latency)
+          order.append(key)
+        }
+      }
+      let counted = order.map { places[$0]! }
+      let detected = counted.filter { $0.crossing.observation != nil }
+      let falseTriggers = observations.count {
+        set.contains($0.fence) && $0.outcome == .falseTrigger
+      }
+      let duplicates = observations.count {
+        set.contains($0.fence) && $0.outcome == .duplicate
+      }
+      let latencies = detected.compactMap(\.latency)
+      return Alarm(
+        fences: members,
+        summary: Summary(
+          trueCrossings: counted.count, detected: detected.count,
+          missed: counted.count - detected.count, falseTriggers: falseTriggers,
+          duplicates: duplicates,
+          sensitivity: counted.isEmpty ? nil : Double(detected.count) / Double(counted.count),
+          precision: detected.isEmpty && falseTriggers == 0
+            ? nil : Double(detected.count) / Double(detected.count + falseTriggers),
+          latencyMedian: quantile(latencies, 0.5), latencyP90: quantile(latencies, 0.9),
+          latencyMax: latencies.max()))
+    }
   }
 }
 
@@ -369,5 +471,21 @@ final class TrackDistances {
     var total = (1 - f0) * length(s0) + f1 * length(s1)
     for i in (s0 + 1)..<s1 { total += length(i) }
     return total
+  }
+}
+
+extension GeofenceReport.MissCause {
+  /// The cause in words, for the Markdown report.
+  public var label: String {
+    switch self {
+    case .missed: "decided, then lost by the phone"
+    case .permission: "suppressed, no location permission or precision"
+    case .appNotInUse: "suppressed, When In Use and the app not in use"
+    case .locationPermission: "the trigger fired without location permission"
+    case .notificationPermission: "not shown, no notification permission"
+    case .fenceEnded: "the fence ended before the delivery"
+    case .pending: "decided, still on its way when the replay ended"
+    case .notDecided: "never decided"
+    }
   }
 }

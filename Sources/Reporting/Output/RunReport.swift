@@ -116,37 +116,64 @@ public struct RunReport {
   }
 
   /// JUnit XML: a test suite per scenario, a test case per expectation (a scenario without
-  /// expectations, an invalid one or a crash gets one case for the replay itself). A scenario
-  /// marked to fail whose expectations fail passes (its failures are printed as output); one
-  /// that passes anyway fails.
+  /// expectations, an invalid one or a crash gets one case for the replay itself), in the
+  /// subset of the format Jenkins and GitLab read (`docs/schemas/junit.xsd`).
+  ///
+  /// A scenario marked to fail whose expectations fail passes: each failed expectation is
+  /// *skipped* with the reason, as pytest reports an expected failure; one that passes anyway
+  /// fails. Each suite carries the scenario's seed, file, expected outcome and verdict as
+  /// properties. Times are virtual seconds — a suite's the scenario's duration, a case's the
+  /// moment its expectation was judged (0 when it has none) — so that the same replay gives the
+  /// same bytes; host times are printed by `geosim replay`, never written here.
   public func junitXML() -> String {
     var xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
     var suites: [String] = []
-    var totalTests = 0
-    var totalFailures = 0
-    var totalErrors = 0
+    var totals = (tests: 0, failures: 0, errors: 0, time: 0.0)
     for e in entries {
       let suite = JUnitSuite(e.summary)
-      totalTests += suite.cases.count
-      totalFailures += suite.failures
-      totalErrors += suite.errors
+      let time = e.summary.duration ?? 0
+      totals.tests += suite.cases.count
+      totals.failures += suite.failures
+      totals.errors += suite.errors
+      totals.time += time
+      var properties = [("verdict", e.summary.verdictName)]
+      if let seed = e.summary.seed { properties.append(("seed", seed)) }
+      if let file = e.summary.file { properties.append(("scenario", file)) }
+      if let outcome = e.summary.expectedOutcome {
+        properties.append(("expectedOutcome", outcome.rawValue))
+      }
+      let propertyLines = properties.sorted { $0.0 < $1.0 }.map {
+        "      <property name=\"\($0.0)\" value=\"\(Markup.escape($0.1))\"/>"
+      }
       suites.append(
         "  <testsuite name=\"\(Markup.escape(e.name))\" tests=\"\(suite.cases.count)\" "
-          + "failures=\"\(suite.failures)\" errors=\"\(suite.errors)\">\n"
+          + "failures=\"\(suite.failures)\" errors=\"\(suite.errors)\" "
+          + "skipped=\"\(suite.skipped)\" time=\"\(Self.seconds(time))\">\n"
+          + "    <properties>\n" + propertyLines.joined(separator: "\n") + "\n    </properties>\n"
           + suite.cases.joined(separator: "\n") + "\n  </testsuite>")
     }
     xml +=
-      "<testsuites name=\"geosim replay\" tests=\"\(totalTests)\" failures=\"\(totalFailures)\" "
-      + "errors=\"\(totalErrors)\">\n"
+      "<testsuites name=\"geosim replay\" tests=\"\(totals.tests)\" "
+      + "failures=\"\(totals.failures)\" errors=\"\(totals.errors)\" "
+      + "time=\"\(Self.seconds(totals.time))\">\n"
     xml += suites.joined(separator: "\n") + "\n</testsuites>\n"
     return xml
   }
 
-  /// One scenario's JUnit test cases, and how many of them failed or are errors.
+  /// Virtual seconds as JUnit writes them: a decimal number, to the millisecond.
+  static func seconds(_ value: Double) -> String {
+    let millis = Int64((max(0, value) * 1_000).rounded())
+    let fraction = String(millis % 1_000)
+    return "\(millis / 1_000)." + String(repeating: "0", count: 3 - fraction.count) + fraction
+  }
+
+  /// One scenario's JUnit test cases, and how many of them failed, are errors or were skipped
+  /// as expected failures.
   private struct JUnitSuite {
     private(set) var cases: [String] = []
     private(set) var failures = 0
     private(set) var errors = 0
+    private(set) var skipped = 0
     private let classname: String
 
     init(_ s: ScenarioSummary) {
@@ -182,23 +209,27 @@ public struct RunReport {
           "<failure message=\"\(Markup.escape(place + ": " + issue.message))\" type=\"trace\"/>")
       }
       for t in s.timelineErrors {
-        failures += expectsFail ? 0 : 1
-        add(
-          "timeline",
-          expectsFail
-            ? "<system-out>\(Markup.escape("expected failure: " + t))</system-out>"
-            : "<failure message=\"\(Markup.escape(t))\" type=\"timeline\"/>")
+        if expectsFail {
+          skipped += 1
+          add("timeline", Self.expectedFailure(t))
+        } else {
+          failures += 1
+          add("timeline", "<failure message=\"\(Markup.escape(t))\" type=\"timeline\"/>")
+        }
       }
       for x in s.expectations {
-        if x.passed || expectsFail {
+        if x.passed {
           // Over several runs, a case says how often it held even when it passes.
-          let note =
-            x.passed ? (s.runs == nil ? "" : x.message) : "expected failure: \(x.message)"
-          add(x.name, note.isEmpty ? "" : "<system-out>\(Markup.escape(note))</system-out>")
+          let note = s.runs == nil ? "" : "<system-out>\(Markup.escape(x.message))</system-out>"
+          add(x.name, note, time: x.time)
+        } else if expectsFail {
+          skipped += 1
+          add(x.name, Self.expectedFailure(x.message), time: x.time)
         } else {
           failures += 1
           add(
-            x.name, "<failure message=\"\(Markup.escape(x.message))\" type=\"expectation\"/>")
+            x.name, "<failure message=\"\(Markup.escape(x.message))\" type=\"expectation\"/>",
+            time: x.time)
         }
       }
       if expectsFail && s.verdict == .unexpectedPass {
@@ -211,10 +242,15 @@ public struct RunReport {
       if cases.isEmpty { add("replay", "") }
     }
 
-    private mutating func add(_ name: String, _ body: String) {
+    /// An expected failure, skipped with its reason (pytest's `xfail`).
+    private static func expectedFailure(_ reason: String) -> String {
+      "<skipped message=\"\(Markup.escape("expected failure: " + reason))\"/>"
+    }
+
+    private mutating func add(_ name: String, _ body: String, time: Double? = nil) {
       cases.append(
-        "    <testcase classname=\"\(classname)\" name=\"\(Markup.escape(name))\">" + body
-          + "</testcase>")
+        "    <testcase classname=\"\(classname)\" name=\"\(Markup.escape(name))\" "
+          + "time=\"\(RunReport.seconds(time ?? 0))\">" + body + "</testcase>")
     }
   }
 

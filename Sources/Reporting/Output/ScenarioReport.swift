@@ -50,9 +50,11 @@ public struct ScenarioReport {
     error = nil
     geofence = try GeofenceReport(input: input, context: context)
     search = SearchReport(input: input, resources: resources)
-    summary = ScenarioSummary(
+    var summary = ScenarioSummary(
       name: name, file: input.scenario.file, expectedOutcome: input.scenario.expectedOutcome,
       status: status, result: result, error: nil)
+    summary.describe(input.scenario)
+    self.summary = summary
     scenario = Self.describe(input.scenario)
     trueSamples = input.trueSamples
   }
@@ -68,10 +70,12 @@ public struct ScenarioReport {
     search = nil
     // The result knows the file and the expected outcome even when the scenario cannot be
     // read again.
-    summary = ScenarioSummary(
+    var summary = ScenarioSummary(
       name: name, file: scenario?.file ?? result.file,
       expectedOutcome: scenario?.expectedOutcome ?? result.expectedOutcome, status: status,
       result: result, error: nil)
+    if let scenario { summary.describe(scenario) }
+    self.summary = summary
     self.scenario = scenario.map(Self.describe) ?? [:]
     trueSamples = []
   }

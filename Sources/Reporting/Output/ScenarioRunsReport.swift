@@ -29,9 +29,11 @@ public struct ScenarioRunsReport {
     self.firstMarkdown = firstMarkdown
     let status: ScenarioReport.Status =
       result.crash != nil ? .crashed : result.timeout != nil ? .timedOut : .complete
-    summary = ScenarioSummary(
+    var summary = ScenarioSummary(
       name: scenario.name, file: scenario.file, expectedOutcome: scenario.expectedOutcome,
       status: status, result: result, error: nil)
+    summary.describe(scenario)
+    self.summary = summary
   }
 
   /// The report as JSON: a scenario report (`geosim-scenario-report/1`) whose verdict,

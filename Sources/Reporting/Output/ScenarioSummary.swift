@@ -38,6 +38,11 @@ public struct ScenarioSummary: Sendable, Hashable {
   public var pendingWork: [PendingAppWork]
   /// For a scenario replayed several times, what its runs came to; `nil` for one run.
   public var runs: ReplayResult.Runs?
+  /// The scenario's seed (run 0's, for several runs), as the report writes it; `nil` when the
+  /// scenario could not be read.
+  public var seed: String?
+  /// The scenario's duration in seconds of virtual time; `nil` when it could not be read.
+  public var duration: Double?
 
   /// The `format` member of every scenario report.
   static let format = "geosim-scenario-report/1"
@@ -66,7 +71,8 @@ public struct ScenarioSummary: Sendable, Hashable {
       "pendingWork": .array(pendingWork.map(\.json)),
       "crash": crash.map { Self.stop($0.reason, $0.lastEvents) } ?? .null,
       "timeout": timeout.map { Self.stop($0.reason, $0.lastEvents) } ?? .null,
-    ].merging(runs.map { ["runs": $0.json] } ?? [:]) { $1 }
+      "runs": runs?.json ?? .null,
+    ]
   }
 
   /// The status as the run's tables show it: `complete`, or `complete, 100 runs`.
@@ -106,6 +112,13 @@ public struct ScenarioSummary: Sendable, Hashable {
     runs = result?.runs
   }
 
+  /// Takes the seed and the duration from the scenario (its report's `scenario` object writes
+  /// them: ``ScenarioReport``'s description).
+  mutating func describe(_ scenario: Scenario) {
+    seed = String(scenario.seed)
+    duration = scenario.duration
+  }
+
   /// Reads the summary from a scenario's `report.json`, parsed as `document` from `reportFile`.
   ///
   /// - Throws: ``ScenarioReportError`` naming the file, the line and column and the JSON path
@@ -133,6 +146,8 @@ public struct ScenarioSummary: Sendable, Hashable {
       verdict = try r.choice(["verdict"])
       expectedOutcome = try r.choice(["scenario", "expectedOutcome"])
     }
+    seed = try r.has(["scenario", "seed"]) ? r.string(["scenario", "seed"]) : nil
+    duration = try r.has(["scenario", "duration"]) ? r.number(["scenario", "duration"]) : nil
     error = try r.optionalString(["error"])
     if status == .invalid, error == nil {
       throw r.problem(["error"], "expected what was wrong with the invalid scenario, found null")
@@ -144,7 +159,7 @@ public struct ScenarioSummary: Sendable, Hashable {
         kind: try r.choice(at.appending(key: "kind")),
         passed: try r.bool(at.appending(key: "passed")),
         message: try r.string(at.appending(key: "message")),
-        time: try r.has(at.appending(key: "time")) ? r.number(at.appending(key: "time")) : nil)
+        time: try r.optionalNumber(at.appending(key: "time")))
     }
     timelineErrors = try (0..<r.count(["timelineErrors"])).map { i throws(ScenarioReportError) in
       try r.string(["timelineErrors", .index(i)])
@@ -174,7 +189,7 @@ public struct ScenarioSummary: Sendable, Hashable {
         kind: try r.choice(at.appending(key: "kind")),
         label: try r.string(at.appending(key: "label")),
         queuedAt: try instant("queuedAt"),
-        due: try r.has(at.appending(key: "due")) ? instant("due") : nil)
+        due: try r.isNull(at.appending(key: "due")) ? nil : instant("due"))
     }
     func stop(_ member: String) throws(ScenarioReportError) -> (String, [String])? {
       if try r.isNull([.key(member)]) { return nil }
@@ -193,7 +208,7 @@ public struct ScenarioSummary: Sendable, Hashable {
     if status == .timedOut, timeout == nil {
       throw r.problem(["timeout"], "expected the budget a timed-out replay ran out of, found null")
     }
-    if try r.has(["runs"]) {
+    if try !r.isNull(["runs"]) {
       guard let runs = ReplayResult.Runs(json: try r.value(["runs"])) else {
         throw r.problem(
           ["runs"],

@@ -113,8 +113,8 @@ extension NCMBStationPoint {
     var members: [String: JSONValue] = [
       "name": optional(name), "latitude": .number(coordinate.latitude),
       "longitude": .number(coordinate.longitude), "distanceMeters": metresJSON(distanceMeters),
+      "objectId": optional(objectId),
     ]
-    if let objectId { members["objectId"] = .string(objectId) }
     for (key, value) in extra { members[key] = value }
     return .object(members)
   }
