@@ -60,7 +60,10 @@ let package = Package(
       dependencies: ["Cloud", "Device", "Errors", "Geo", "JSON", "Referee", "SimKernel", "Traces"]),
     .target(
       name: "Reporting",
-      dependencies: ["Cloud", "Device", "Geo", "JSON", "Referee", "Replay", "SimKernel"]),
+      dependencies: [
+        "CSV", "Cloud", "Device", "Errors", "Geo", "JSON", "Referee", "Replay", "SimKernel",
+        "Traces",
+      ]),
     .target(name: "ReferenceAppCatalog", dependencies: ["JSON", "ReferenceApps", "Replay"]),
     .target(
       name: "GeoSimTesting",
@@ -111,6 +114,7 @@ let package = Package(
       name: "ReportingTests",
       dependencies: [
         "Cloud", "Device", "Geo", "JSON", "ReferenceAppCatalog", "Replay", "Reporting", "SimKernel",
+        "Traces",
       ],
       // Golden files are read from the source tree, so that re-recording writes them there.
       exclude: ["Golden"]),

@@ -32,13 +32,18 @@ public enum GeoSimTest {
   /// Reads the scenario file at `path` and replays it in this process; with `reports`, writes
   /// its reports there as `geosim replay` would.
   ///
+  /// With `profile`, the phone starts from that device profile instead of the one the
+  /// scenario names (`.functional` for a logic test whose verdict no seed may change); the
+  /// scenario's own `device` numbers still override it.
+  ///
   /// - Throws: `ScenarioError` for a scenario that cannot be read or assembled.
   public static func replay(
     _ path: String, catalog: AppCatalog, seed: UInt64? = nil,
-    allowPathsOutsideFolder: Bool = false, reports: ReportFolder? = nil
+    allowPathsOutsideFolder: Bool = false, profile: DeviceProfile? = nil,
+    reports: ReportFolder? = nil
   ) throws -> ScenarioRun {
     let scenario = try Scenario(
-      contentsOf: path, allowPathsOutsideFolder: allowPathsOutsideFolder)
+      contentsOf: path, allowPathsOutsideFolder: allowPathsOutsideFolder, profile: profile)
     return try replay(scenario, catalog: catalog, seed: seed, reports: reports)
   }
 
@@ -56,7 +61,7 @@ public enum GeoSimTest {
   /// (`Scenario.runSeed(_:run:)`), and returns the result over the runs: plain expectations
   /// must hold in every run, rate expectations in their share of runs
   /// (`ReplayResult.runs` holds the rates and the runs that did not pass). One run gives that
-  /// run's result, as ``replay(_:catalog:seed:allowPathsOutsideFolder:reports:)`` does.
+  /// run's result, as ``replay(_:catalog:seed:allowPathsOutsideFolder:profile:reports:)`` does.
   ///
   /// Unlike the tool, which runs each replay in a worker process, an app that traps here ends
   /// the test process.
@@ -67,14 +72,16 @@ public enum GeoSimTest {
   ///   - runs: replaces the scenario's number of runs (1 to `Scenario.maximumRuns`).
   ///   - seed: replaces the scenario's seed (run 0's).
   ///   - allowPathsOutsideFolder: whether the scenario's paths may lead outside its folder.
+  ///   - profile: replaces the device profile the scenario names; its `device` numbers still
+  ///     override it.
   /// - Throws: `ScenarioError` for a scenario that cannot be read or assembled, or a number of
   ///   runs out of range.
   public static func replayRuns(
     _ path: String, catalog: AppCatalog, runs: Int? = nil, seed: UInt64? = nil,
-    allowPathsOutsideFolder: Bool = false
+    allowPathsOutsideFolder: Bool = false, profile: DeviceProfile? = nil
   ) throws -> ReplayResult {
     var scenario = try Scenario(
-      contentsOf: path, allowPathsOutsideFolder: allowPathsOutsideFolder)
+      contentsOf: path, allowPathsOutsideFolder: allowPathsOutsideFolder, profile: profile)
     if let seed { scenario.seed = seed }
     if let runs {
       guard (1...Scenario.maximumRuns).contains(runs) else {

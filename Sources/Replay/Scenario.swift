@@ -141,13 +141,33 @@ public struct DeviceSetup: Sendable {
   public var answerDelay: Double?
   /// The screen size in points (an iPhone 15's 393 × 852 by default).
   public var screen = Size(width: 393, height: 852)
+  /// The name of the device profile the parameters and sensor started from
+  /// (`DeviceProfile.standard`'s unless a profile was applied).
+  public var profileName = DeviceProfile.standard.name
+  /// The profile file's path as the scenario names it (relative to the scenario's folder), or
+  /// `nil` for a built-in profile or one chosen in code.
+  public var profileFile: String?
   /// The phone's parameters (defaults from `docs/DEVICE.md`).
   public var parameters = PhoneParameters()
   /// The sensor's parameters.
   public var sensor = SensorParameters()
 
-  /// The defaults.
+  /// The defaults: the standard device profile.
   public init() {}
+
+  /// The defaults, with the phone's parameters and sensor from `profile`.
+  public init(profile: DeviceProfile) {
+    apply(profile)
+  }
+
+  /// Takes the phone's parameters and sensor from `profile` (read from `file`, when one),
+  /// replacing any set before.
+  public mutating func apply(_ profile: DeviceProfile, file: String? = nil) {
+    profileName = profile.name
+    profileFile = file
+    parameters = profile.parameters
+    sensor = profile.sensor
+  }
 }
 
 /// The app under test and its configuration.

@@ -15,7 +15,11 @@ extension Scenario {
   /// - Throws: ``ScenarioError`` naming the file, the JSON path, the line and column and what
   ///   was expected: unknown keys, wrong types, values out of range, times out of order,
   ///   missing files.
-  public init(contentsOf path: String, allowPathsOutsideFolder: Bool = false) throws {
+  /// With `profile`, the phone starts from that device profile instead of the one the
+  /// scenario's `device` block names; the block's own numbers still override it.
+  public init(
+    contentsOf path: String, allowPathsOutsideFolder: Bool = false, profile: DeviceProfile? = nil
+  ) throws {
     let data: Data
     do {
       data = Data(try readFileContents(atPath: path))
@@ -24,17 +28,20 @@ extension Scenario {
     }
     let folder = URL(fileURLWithPath: path).deletingLastPathComponent()
     try self.init(
-      data: data, file: path, folder: folder, allowPathsOutsideFolder: allowPathsOutsideFolder)
+      data: data, file: path, folder: folder, allowPathsOutsideFolder: allowPathsOutsideFolder,
+      profile: profile)
   }
 
   /// Reads and validates a scenario from bytes; `file` names it in errors and `folder` is where
-  /// its relative paths start.
+  /// its relative paths start; `profile` replaces the device profile the scenario names.
   public init(
-    data: Data, file: String, folder: URL, allowPathsOutsideFolder: Bool = false
+    data: Data, file: String, folder: URL, allowPathsOutsideFolder: Bool = false,
+    profile: DeviceProfile? = nil
   ) throws {
     let document = try Self.document(data, file: file)
     let reader = ScenarioReader(
-      file: file, folder: folder, document: document, allowOutside: allowPathsOutsideFolder)
+      file: file, folder: folder, document: document, allowOutside: allowPathsOutsideFolder,
+      profile: profile)
     self = try reader.scenario()
   }
 }
@@ -76,6 +83,9 @@ struct ScenarioReader {
   let folder: URL
   let document: JSONDocument
   let allowOutside: Bool
+  /// The device profile that replaces the one the `device` block names (or the standard one),
+  /// when a test chooses one (`Scenario(contentsOf:allowPathsOutsideFolder:profile:)`).
+  var profile: DeviceProfile? = nil
 
   func error(
     _ path: JSONPath, _ message: String, key: Bool = false,
@@ -285,7 +295,11 @@ struct ScenarioReader {
       }
       scenario.timeZone = zone
     }
-    if let n = m["device"] { scenario.device = try device(n) }
+    if let n = m["device"] {
+      scenario.device = try device(n)
+    } else if let profile {
+      scenario.device.apply(profile)
+    }
     if let n = m["datasets"] { scenario.datasets = try array(n).map(dataset) }
     if let n = m["gazetteer"] { scenario.gazetteer = try file(n) }
     if let n = m["trace"] { scenario.trace = try trace(n, startAt: nil) }
@@ -372,10 +386,17 @@ struct ScenarioReader {
       node,
       allowed: [
         "locationServices", "airplaneMode", "preciseLocation", "locationSetting", "restricted",
-        "promptAnswers", "answerDelay", "screen", "parameters", "regionMonitoring", "sensor",
-        "significantChanges", "visits",
+        "promptAnswers", "answerDelay", "screen", "profile", "parameters", "regionMonitoring",
+        "sensor", "significantChanges", "visits",
       ])
     var d = DeviceSetup()
+    // The profile comes first, whatever the keys' order: the block's own numbers override it.
+    if let profile {
+      d.apply(profile)
+    } else if let n = m["profile"] {
+      let (profile, file) = try deviceProfile(n)
+      d.apply(profile, file: file)
+    }
     if let n = m["locationServices"] { d.locationServices = try bool(n) }
     if let n = m["airplaneMode"] { d.airplaneMode = try bool(n) }
     if let n = m["preciseLocation"] { d.preciseLocation = try bool(n) }
@@ -402,15 +423,7 @@ struct ScenarioReader {
         width: try number(s["width"]!, 1...10_000, what: "a width in points"),
         height: try number(s["height"]!, 1...10_000, what: "a height in points"))
     }
-    if let n = m["parameters"] { try phoneParameters(n, into: &d.parameters) }
-    if let n = m["regionMonitoring"] {
-      try regionParameters(n, into: &d.parameters.regionMonitoring)
-    }
-    if let n = m["sensor"] { try sensorParameters(n, into: &d.sensor) }
-    if let n = m["significantChanges"] {
-      try significantChangeParameters(n, into: &d.parameters.significantChanges)
-    }
-    if let n = m["visits"] { try visitParameters(n, into: &d.parameters.visits) }
+    try deviceNumbers(m, parameters: &d.parameters, sensor: &d.sensor)
     return d
   }
 

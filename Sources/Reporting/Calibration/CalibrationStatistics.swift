@@ -13,8 +13,8 @@ public struct CalibrationEstimate: Hashable, Sendable {
     /// the binomial(n, ½) distribution so that it covers the median with at least 95 %
     /// probability (with fewer than 6 values it is the range, and covers less).
     case orderStatistic
-    /// The percentile bootstrap for a mean: 2,000 resamples drawn from a seeded stream, the
-    /// 2.5th and 97.5th percentiles of their means.
+    /// The percentile bootstrap for a mean (or the interquartile range a fit reports): 2,000
+    /// resamples drawn from a seeded stream, the 2.5th and 97.5th percentiles of their means.
     case bootstrap
   }
 

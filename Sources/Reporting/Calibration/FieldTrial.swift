@@ -137,8 +137,19 @@ public struct FieldTrial: Sendable {
     try simulation.run(until: end)
     phone.shutDown()
 
-    let track = TrueTrack(
-      trajectory.samples.map { TrueTrack.Point(time: $0.time, coordinate: $0.coordinate) })
+    let (crossings, startsInside) = try Self.trueCrossings(
+      samples: trajectory.samples, fences: fences, geos: geos)
+    return FieldTrialRecord(
+      seed: seed, fences: fences, events: recorder.events, crossings: crossings,
+      startsInside: startsInside)
+  }
+
+  /// The true crossings of `fences`' circles on the track `samples`, in time order
+  /// (`Referee.CircleVisits`), and the fences the track starts inside of.
+  static func trueCrossings(
+    samples: [TrajectorySample], fences: [CircularRegion], geos: GEOSContext
+  ) throws -> (crossings: [FieldEvent], startsInside: [String]) {
+    let track = TrueTrack(samples.map { TrueTrack.Point(time: $0.time, coordinate: $0.coordinate) })
     var crossings: [FieldEvent] = []
     for fence in fences {
       let visits = try CircleVisits(
@@ -158,10 +169,7 @@ public struct FieldTrial: Sendable {
       }
     }
     crossings.sort { $0.time < $1.time }
-    return FieldTrialRecord(
-      seed: seed, fences: fences, events: recorder.events, crossings: crossings,
-      startsInside: fences.filter { $0.contains(trajectory.samples[0].coordinate) }.map(
-        \.identifier))
+    return (crossings, fences.filter { $0.contains(samples[0].coordinate) }.map(\.identifier))
   }
 
   /// An area of the trial's environment kind covering the track with a 5 km margin, or `nil`

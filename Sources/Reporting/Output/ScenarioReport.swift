@@ -102,6 +102,10 @@ public struct ScenarioReport {
       "variant": s.app.variant.map(JSONValue.string) ?? .null, "seed": .string(String(s.seed)),
       "start": .string(Self.iso8601(s.start)), "timeZone": .string(s.timeZone.identifier),
       "duration": .number(s.duration),
+      "deviceProfile": .object([
+        "name": .string(s.device.profileName),
+        "file": s.device.profileFile.map(JSONValue.string) ?? .null,
+      ]),
     ]
   }
 
@@ -131,6 +135,14 @@ public struct ScenarioReport {
       md += d + "\n\n"
     }
     md += "Verdict: **\(summary.verdictLabel)** (\(status.rawValue))\n\n"
+    if case .object(let profile)? = scenario["deviceProfile"],
+      case .string(let name)? = profile["name"]
+    {
+      let file = profile["file"].flatMap {
+        if case .string(let f) = $0 { " (`\(f)`)" } else { nil }
+      }
+      md += "Device profile: `\(name)`\(file ?? "")\n\n"
+    }
     if let error { md += "The scenario could not be replayed: `\(error)`\n\n" }
     if let crash = result?.crash {
       md += "The app crashed: `\(crash.reason)`. Its last events:\n\n"
