@@ -49,12 +49,6 @@ extension SweepReport.Group {
     .proportion(detected, of: detected + falseTriggers)
   }
 
-  /// The median of the group's latencies, with its bootstrap interval from the stream named
-  /// after the group (`sweep.latency.<group name>`).
-  public var latencyEstimate: SweepEstimate {
-    .median(latencies, stream: "sweep.latency.\(name)")
-  }
-
   /// An expectation that did not hold in some of the group's runs.
   public struct Failure: Sendable, Hashable {
     /// The expectation's name.
@@ -111,15 +105,9 @@ extension SweepReport.Group {
     public let latency: SweepEstimate
   }
 
-  /// Per fence, by name, in the order the fences first appear.
-  public var fences: [FenceFigures] { figures(\.fences, kind: "fence") }
-
-  /// Per alarm, by name, in the order the alarms first appear.
-  public var alarms: [FenceFigures] { figures(\.alarms, kind: "alarm") }
-
-  private func figures(_ list: KeyPath<SweepRun, [SweepRun.Fence]>, kind: String)
-    -> [FenceFigures]
-  {
+  static func figures(
+    _ runs: [SweepRun], _ list: KeyPath<SweepRun, [SweepRun.Fence]>, group: String, kind: String
+  ) -> [FenceFigures] {
     var order: [String] = []
     var members: [String: [SweepRun.Fence]] = [:]
     for run in runs {
@@ -138,7 +126,7 @@ extension SweepReport.Group {
         falseTriggers: falseTriggers, sensitivity: .proportion(detected, of: trueCrossings),
         precision: .proportion(detected, of: detected + falseTriggers),
         latency: .median(
-          all.flatMap(\.latencies).sorted(), stream: "sweep.latency.\(self.name).\(kind).\(name)"))
+          all.flatMap(\.latencies).sorted(), stream: "sweep.latency.\(group).\(kind).\(name)"))
     }
   }
 }

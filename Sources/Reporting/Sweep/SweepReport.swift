@@ -418,6 +418,24 @@ public struct SweepReport {
     public let values: [JSONValue]
     /// Its runs.
     public let runs: [SweepRun]
+    /// The median of its latencies, with its bootstrap interval from the stream named after
+    /// the group (`sweep.latency.<group name>`).
+    public let latencyEstimate: SweepEstimate
+    /// Per fence, by name, in the order the fences first appear.
+    public let fences: [FenceFigures]
+    /// Per alarm, by name, in the order the alarms first appear.
+    public let alarms: [FenceFigures]
+
+    /// The group `name` of `runs`, its figures computed once (a bootstrap is not cheap).
+    init(name: String, values: [JSONValue], runs: [SweepRun]) {
+      self.name = name
+      self.values = values
+      self.runs = runs
+      latencyEstimate = .median(
+        runs.flatMap(\.latencies).sorted(), stream: "sweep.latency.\(name)")
+      fences = Self.figures(runs, \.fences, group: name, kind: "fence")
+      alarms = Self.figures(runs, \.alarms, group: name, kind: "alarm")
+    }
 
     /// Runs whose verdict is healthy (pass or expected failure).
     public var passed: Int { runs.filter(\.verdict.isHealthy).count }
@@ -454,16 +472,21 @@ public struct SweepReport {
     self.runs = runs.sorted { $0.index < $1.index }
     let have = Set(runs.map(\.index))
     self.missing = expected.filter { !have.contains($0) }
+    groups = Self.grouping(self.runs, grid: grid)
   }
 
   /// The grid's parameters that group runs (all but `seed`).
-  public var groupedParameters: [Int] {
+  public var groupedParameters: [Int] { Self.groupedParameters(grid) }
+
+  static func groupedParameters(_ grid: SweepGrid) -> [Int] {
     grid.parameters.indices.filter { grid.parameters[$0].name != "seed" }
   }
 
   /// The groups, in grid order.
-  public var groups: [Group] {
-    let grouped = groupedParameters
+  public let groups: [Group]
+
+  static func grouping(_ runs: [SweepRun], grid: SweepGrid) -> [Group] {
+    let grouped = groupedParameters(grid)
     var order: [[JSONValue]] = []
     var members: [[JSONValue]: [SweepRun]] = [:]
     for run in runs {
