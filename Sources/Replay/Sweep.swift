@@ -9,7 +9,9 @@ import JSON
 public struct SweepGrid: Sendable, Hashable {
   /// One varied parameter.
   public struct Parameter: Sendable, Hashable {
-    /// The parameter's name in reports: its first path.
+    /// The parameter's name in reports: its paths as given, joined by commas
+    /// (`app.configuration.radius,expectations[0].region.radius`), so that a label names
+    /// every place the parameter sets.
     public var name: String
     /// The places in the document it sets.
     public var paths: [JSONPath]
@@ -169,7 +171,7 @@ public struct SweepGrid: Sendable, Hashable {
       throw SweepError("'\(text)': expected PATH=VALUE,VALUE,…")
     }
     let paths = try text[..<equals].split(separator: ",").map { try path(String($0)) }
-    guard let first = paths.first else { throw SweepError("'\(text)': expected a path") }
+    guard !paths.isEmpty else { throw SweepError("'\(text)': expected a path") }
     var values: [JSONValue] = []
     for item in splitValues(String(text[text.index(after: equals)...])) {
       let bounds = item.components(separatedBy: "..")
@@ -185,7 +187,8 @@ public struct SweepGrid: Sendable, Hashable {
       }
     }
     guard !values.isEmpty else { throw SweepError("'\(text)': expected at least one value") }
-    return Parameter(name: first.description, paths: paths, values: values)
+    return Parameter(
+      name: paths.map(\.description).joined(separator: ","), paths: paths, values: values)
   }
 
   /// Splits a value list at the commas outside brackets, braces and quotes, so that JSON objects

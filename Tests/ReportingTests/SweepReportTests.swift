@@ -38,7 +38,11 @@ import Testing
   #expect(!report.isComplete)
   #expect(report.markdown().contains("**incomplete**: 1 point(s) missing"))
   // p90 of 10, 20, 30 lies 0.8 of the way from 20 to 30 (Referee.quantile).
-  #expect(report.markdown().contains("| 100 | 2 | 2 | 0 | 0 | 75 % | 100 % | 0 | 20 s | 28 s |"))
+  // 3 of 4 and 3 of 3 with their Wilson intervals; the median's bootstrap interval between.
+  #expect(
+    report.markdown().contains(
+      "| 100 | 2 | 2 | 0 | 0 | 75 % (30.06–95.44 %) | 100 % (43.85–100 %) | 0 | 20 s ("))
+  #expect(report.markdown().contains(" s) | 28 s |"))
   for page in [report.html(), report.sensitivitySVG(), report.latencySVG()] {
     #expect(XMLParser(data: Data(page.utf8)).parse(), "not well-formed: \(page.prefix(200))")
   }

@@ -485,6 +485,62 @@ private func weather(name: String, variant: String, expect: String = "pass") -> 
       #expect(
         FileManager.default.fileExists(atPath: dir.appendingPathComponent("whole/\(file)").path))
     }
+    // The failing runs' folders come along into the merge, so that its links resolve there.
+    let folders = try runFolders(in: dir.appendingPathComponent("merged"))
+    #expect(!folders.isEmpty)
+    for folder in folders {
+      for file in ["report.md", "index.html", "alarm/report.md"] {
+        #expect(
+          FileManager.default.fileExists(
+            atPath: dir.appendingPathComponent("merged/\(folder)/\(file)").path), "\(folder)")
+      }
+    }
+  }
+
+  /// The report folders the groups of `out/sweep.json` link to.
+  func runFolders(in out: URL) throws -> [String] {
+    let sweep = try JSONValue(parsing: Data(contentsOf: out.appendingPathComponent("sweep.json")))
+    guard case .object(let members) = sweep, case .array(let groups)? = members["groups"] else {
+      return []
+    }
+    return groups.flatMap { group -> [String] in
+      guard case .object(let g) = group, case .array(let open)? = g["runsToOpen"] else {
+        return []
+      }
+      return open.compactMap { run in
+        guard case .object(let r) = run, case .string(let folder)? = r["folder"] else {
+          return nil
+        }
+        return folder
+      }
+    }
+  }
+
+  @Test func aFailingRunsReportFolderIsWrittenAndLinked() throws {
+    let dir = try folder(["alarm.scenario.json": alarm])
+    // Within a second of the entry no notification can have arrived: the expectation fails.
+    let r = try geosim(
+      ["sweep", "alarm.scenario.json", "--vary", "expectations[0].within=1,120", "--out", "out"],
+      in: dir)
+    #expect(r.code == 0, "\(r.err)")
+    let out = dir.appendingPathComponent("out")
+    #expect(try runFolders(in: out) == ["runs/0"])
+    for file in ["runs/0/report.md", "runs/0/index.html", "runs/0/alarm/report.md"] {
+      #expect(
+        FileManager.default.fileExists(atPath: out.appendingPathComponent(file).path), "\(file)")
+    }
+    #expect(!FileManager.default.fileExists(atPath: out.appendingPathComponent("runs/1").path))
+    let markdown = try String(contentsOf: out.appendingPathComponent("sweep.md"), encoding: .utf8)
+    #expect(markdown.contains("[0](runs/0/report.md)"))
+    // The next sweep clears them; with --run-reports none it writes none.
+    let again = try geosim(
+      [
+        "sweep", "alarm.scenario.json", "--vary", "expectations[0].within=1,120", "--out", "out",
+        "--run-reports", "none",
+      ], in: dir)
+    #expect(again.code == 0, "\(again.err)")
+    #expect(!FileManager.default.fileExists(atPath: out.appendingPathComponent("runs/0").path))
+    #expect(try runFolders(in: out).isEmpty)
   }
 
   @Test func aMergeIntoOneOfItsShardsReadsItBeforeWritingIt() throws {
@@ -582,11 +638,33 @@ private func weather(name: String, variant: String, expect: String = "pass") -> 
   /// A shard's run with a member out of its range is refused, naming the member, instead of
   /// trapping (1e19 crossings) or merging nonsense (999 of 2 detected, a passing crash).
   @Test(arguments: [
-    (#""trueCrossings":\d+"#, #""trueCrossings":1e19"#, "runs[0].trueCrossings: expected a whole"),
-    (#""detected":\d+"#, #""detected":999"#, "runs[0].detected: expected a whole"),
-    (#""falseTriggers":\d+"#, #""falseTriggers":-1"#, "runs[0].falseTriggers: expected a whole"),
+    // The run's own members, not its fences' of the same names (keys are sorted).
+    (
+      #""trueCrossings":\d+(?=,"values")"#, #""trueCrossings":1e19"#,
+      "runs[0].trueCrossings: expected a whole"
+    ),
+    (
+      #""detected":\d+(?=,"failedExpectations")"#, #""detected":999"#,
+      "runs[0].detected: expected a whole"
+    ),
+    (
+      #""falseTriggers":\d+(?=,"fences")"#, #""falseTriggers":-1"#,
+      "runs[0].falseTriggers: expected a whole"
+    ),
     (#""index":\d+"#, #""index":0.5"#, "runs[0].index: expected a whole index"),
-    (#""latencies":\["#, #""latencies":[1e19,"#, "runs[0].latencies: expected seconds"),
+    (
+      #""index":0,"latencies":\["#, #""index":0,"latencies":[1e19,"#,
+      "runs[0].latencies: expected seconds"
+    ),
+    (
+      #""fences":\[\{"detected":\d+"#, #""fences":[{"detected":999"#,
+      "runs[0].fences[0].detected: expected a whole"
+    ),
+    (
+      #""failedExpectations":\[\]"#, #""failedExpectations":[1]"#,
+      "runs[0].failedExpectations: expected an"
+    ),
+    (#""folder":null"#, #""folder":"../elsewhere""#, "runs[0].folder: expected null or \"runs/0\""),
     (#""verdict":"[a-z]+""#, #""verdict":"bogus""#, "runs[0].verdict: expected one of"),
     (#""crash":null"#, #""crash":"boom""#, "runs[0].crash: expected null for a"),
     (#""searchErrors":\d+"#, #""searchErrors":3"#, "runs[0].searchErrors: expected a whole"),

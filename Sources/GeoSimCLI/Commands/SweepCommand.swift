@@ -14,8 +14,10 @@ struct SweepCommand: ToolCommand {
       Replays the scenario at every point of the grid (every combination of the --vary \
       values). Each point is reproducible from its values; --shard I/N runs the points whose \
       index is I-1 modulo N. Writes <out>/sweep.json, sweep.md, sensitivity.svg, latency.svg, \
-      index.html, runs/<index>.json and grid.json and prints the table. A run whose app \
-      crashed counts as a crash in its group, one that ran out of its event or time budget as \
+      index.html, runs/<index>.json and grid.json and prints the table; each run whose \
+      verdict is not pass or in which an expectation failed also gets its report folder, \
+      runs/<index>/ (report.md, index.html), that the report links to (--run-reports). A run \
+      whose app crashed counts as a crash in its group, one that ran out of its event or time budget as \
       a timeout. Exit code 0, or 2 on bad input.
       """)
 
@@ -46,6 +48,12 @@ struct SweepCommand: ToolCommand {
 
   @Flag(help: "Allow scenario paths outside the scenario's folder.")
   var allowOutsidePaths = false
+
+  @Option(
+    help: ArgumentHelp(
+      "Which runs get a report folder, runs/<index>/: failing (verdict not pass, or an "
+        + "expectation failed), all, or none.", valueName: "which"))
+  var runReports: RunReports = .failing
 
   @OptionGroup var budget: ReplayBudget
 
@@ -120,6 +128,7 @@ struct SweepCommand: ToolCommand {
     where file.hasSuffix(".json") && Int(file.dropLast(5)) != nil {
       try? FileManager.default.removeItem(at: runsFolder.appendingPathComponent(file))
     }
+    Self.clearRunFolders(in: outURL)
     // The workers read the scenario from here, not from the file (which may change meanwhile,
     // or be standard input).
     let setup = JSONValue.object([
@@ -127,7 +136,7 @@ struct SweepCommand: ToolCommand {
       "document": document,
     ])
     try ReportWriter.write(setup.jsonText + "\n", to: outURL.appendingPathComponent("grid.json"))
-    var common = ["sweep-worker", "--out", outURL.path]
+    var common = ["sweep-worker", "--out", outURL.path, "--run-reports", runReports.rawValue]
     if allowOutsidePaths { common.append("--allow-outside-paths") }
     let arguments = common + budget.workerArguments
     let progress = Progress(total: indices.count, terminal: tool.terminal)
@@ -159,6 +168,35 @@ struct SweepCommand: ToolCommand {
     out.appendingPathComponent("runs/\(index).json")
   }
 
+  /// Which runs a sweep writes a report folder for.
+  enum RunReports: String, ExpressibleByArgument, CaseIterable {
+    case failing, all, none
+  }
+
+  /// Removes the run report folders (`runs/<index>/`) a sweep wrote in `out`: the files a
+  /// replay writes in them, then each folder if that emptied it. The user's own files stay.
+  static func clearRunFolders(in out: URL) {
+    let manager = FileManager.default
+    let runs = out.appendingPathComponent("runs")
+    for name in (try? manager.contentsOfDirectory(atPath: runs.path)) ?? []
+    where Int(name).map({ $0 >= 0 && String($0) == name }) ?? false {
+      let run = runs.appendingPathComponent(name)
+      for file in ReportFiles.runFiles {
+        try? manager.removeItem(at: run.appendingPathComponent(file))
+      }
+      for sub in (try? manager.contentsOfDirectory(atPath: run.path)) ?? [] {
+        let folder = run.appendingPathComponent(sub)
+        ReportFiles.clearScenario(in: folder)
+        if (try? manager.contentsOfDirectory(atPath: folder.path))?.isEmpty ?? false {
+          try? manager.removeItem(at: folder)
+        }
+      }
+      if (try? manager.contentsOfDirectory(atPath: run.path))?.isEmpty ?? false {
+        try? manager.removeItem(at: run)
+      }
+    }
+  }
+
   /// The run a worker wrote for point `index`, if it is that point's (a file left by another
   /// sweep is not).
   static func readRun(_ out: URL, _ index: Int, grid: SweepGrid) -> SweepRun? {
@@ -181,6 +219,8 @@ struct SweepWorkerCommand: ToolCommand {
   @Option var out: String
 
   @Flag var allowOutsidePaths = false
+
+  @Option var runReports: SweepCommand.RunReports = .failing
 
   @OptionGroup var budget: ReplayBudget
 
@@ -206,8 +246,20 @@ struct SweepWorkerCommand: ToolCommand {
       let sweepRun = try timeLimit.watch("point \(index)") {
         let run = try ScenarioRun(
           scenario, catalog: tool.apps, resources: resources, eventLimit: budget.eventLimit)
-        return try SweepRun(
+        var sweepRun = try SweepRun(
           index: index, values: grid.values(at: index), run: run, resources: resources)
+        let failing = run.result.verdict != .pass || !sweepRun.failedExpectations.isEmpty
+        if runReports == .all || (runReports == .failing && failing) {
+          // The run's folder is laid out as a replay's output folder: its pages at the top,
+          // the scenario's files in a folder named after it.
+          let folder = SweepRun.folder(of: index)
+          let runURL = outURL.appendingPathComponent(folder, isDirectory: true)
+          let entry = try ReportFiles.writeScenario(
+            run, resources: resources, to: runURL.appendingPathComponent(scenario.name))
+          try ReportFiles.writeRun([entry], to: runURL)
+          sweepRun.folder = folder
+        }
+        return sweepRun
       }
       do {
         try ReportWriter.write(
@@ -242,6 +294,8 @@ struct MergeCommand: ToolCommand {
     var base: String?
     var grid: SweepGrid?
     var runs: [Int: SweepRun] = [:]
+    // The shard folder each run came from.
+    var sources: [Int: URL] = [:]
     // Everything is read before anything is written: a bad shard leaves the output as it was.
     for folder in folders {
       let file = URL(fileURLWithPath: folder).appendingPathComponent("sweep.json")
@@ -277,7 +331,7 @@ struct MergeCommand: ToolCommand {
           run = try SweepRun.reading(item)
         } catch {
           var at: JSONPath = ["runs", .index(i)]
-          if let member = error.member { at = at.appending(key: member) }
+          if let member = error.member { at = at.appending(key: member).appending(error.within) }
           throw BadInput("\(sweep.problem(at, error.message))")
         }
         guard (0..<thisGrid.count).contains(run.index), run.values == thisGrid.values(at: run.index)
@@ -290,6 +344,7 @@ struct MergeCommand: ToolCommand {
             "\(file.path): point \(run.index) differs from another shard's")
         }
         runs[run.index] = run
+        sources[run.index] = URL(fileURLWithPath: folder, isDirectory: true)
       }
     }
     guard let base, let grid else { return 2 }
@@ -297,6 +352,28 @@ struct MergeCommand: ToolCommand {
     defer { withExtendedLifetime(hold) {} }
     for file in ReportFiles.sweepFiles {
       try? FileManager.default.removeItem(at: outURL.appendingPathComponent(file))
+    }
+    // The runs' report folders come along, so that the merged report's links resolve; a
+    // previous merge's go, unless the merge is into one of its shards.
+    let manager = FileManager.default
+    let target = outURL.standardizedFileURL.path
+    if !folders.contains(where: { URL(fileURLWithPath: $0).standardizedFileURL.path == target }) {
+      SweepCommand.clearRunFolders(in: outURL)
+    }
+    for (index, source) in sources.sorted(by: { $0.key < $1.key }) {
+      guard let folder = runs[index]?.folder else { continue }
+      let from = source.appendingPathComponent(folder).standardizedFileURL
+      let to = outURL.appendingPathComponent(folder).standardizedFileURL
+      guard from.path != to.path else { continue }
+      try? manager.removeItem(at: to)
+      do {
+        try manager.createDirectory(
+          at: to.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try manager.copyItem(at: from, to: to)
+      } catch {
+        tool.terminal.writeError("\(tool.name) merge: \(from.path): \(error)\n")
+        return OutputFailure.exitStatus
+      }
     }
     let report = SweepReport(
       base: base, grid: grid, shard: nil, runs: Array(runs.values), expected: Array(0..<grid.count))

@@ -102,20 +102,13 @@ public struct CalibrationEstimate: Hashable, Sendable {
         value: nil, lower: nil, upper: nil, count: 0, successes: nil, method: .bootstrap)
     }
     let mean = values.reduce(0, +) / Double(n)
-    var random = random
-    var means: [Double] = []
-    means.reserveCapacity(bootstrapResamples)
-    for _ in 0..<bootstrapResamples {
-      var sum = 0.0
-      for _ in 0..<n { sum += values[Int(random.next() % UInt64(n))] }
-      means.append(sum / Double(n))
-    }
-    let tail = (1 - confidence) / 2
+    let interval = Bootstrap.interval(
+      values, random: random, resamples: bootstrapResamples, statistic: Bootstrap.mean)
     return CalibrationEstimate(
-      value: mean, lower: quantile(means, tail), upper: quantile(means, 1 - tail), count: n,
+      value: mean, lower: interval?.lowerBound, upper: interval?.upperBound, count: n,
       successes: nil, method: .bootstrap)
   }
 
   /// How many resamples a bootstrap interval draws.
-  public static let bootstrapResamples = 2_000
+  public static let bootstrapResamples = Bootstrap.resamples
 }

@@ -27,6 +27,51 @@ public struct SweepRun: Sendable, Hashable {
   public let searchRequests: Int
   /// Search requests that failed.
   public let searchErrors: Int
+  /// The names of the expectations that did not hold, in the scenario's order.
+  public let failedExpectations: [String]
+  /// The figures of each fence of the replay, in registration order: never pooled.
+  public let fences: [Fence]
+  /// The figures of each alarm (the fences at one place active together, counted once), in
+  /// the order of their first fence; their ``Fence/latencies`` are empty.
+  public let alarms: [Fence]
+  /// The run's report folder, relative to the sweep's folder (`runs/7`), when the sweep wrote
+  /// one: it holds `report.md`, `index.html` and the scenario's own folder, as a replay's
+  /// output folder does.
+  public var folder: String?
+
+  /// One fence's (or one alarm's) figures in one run.
+  public struct Fence: Sendable, Hashable {
+    /// The fence as the sweep names it across runs: kind, identifier and registration
+    /// (`region arrival #1`); an alarm's is its fences' names joined by ` + `.
+    public let name: String
+    /// Its true crossings.
+    public let trueCrossings: Int
+    /// Those it detected.
+    public let detected: Int
+    /// Its triggers with no true crossing.
+    public let falseTriggers: Int
+    /// The latencies (s) of its detections, in the order they happened.
+    public let latencies: [Double]
+
+    /// A fence's figures.
+    public init(
+      name: String, trueCrossings: Int, detected: Int, falseTriggers: Int, latencies: [Double]
+    ) {
+      self.name = name
+      self.trueCrossings = trueCrossings
+      self.detected = detected
+      self.falseTriggers = falseTriggers
+      self.latencies = latencies
+    }
+
+    var json: JSONValue {
+      .object([
+        "name": .string(name), "trueCrossings": .number(Double(trueCrossings)),
+        "detected": .number(Double(detected)), "falseTriggers": .number(Double(falseTriggers)),
+        "latencies": .array(latencies.map { .number($0) }),
+      ])
+    }
+  }
 
   /// The figures of a replay that ran to its end: its result and its report's analyses.
   public init(
@@ -47,6 +92,25 @@ public struct SweepRun: Sendable, Hashable {
     }
     searchRequests = search?.requests.count ?? 0
     searchErrors = search?.requests.filter(\.isError).count ?? 0
+    failedExpectations = result.expectations.filter { !$0.passed }.map(\.name)
+    let report = geofence
+    let names = (report?.fences ?? []).map {
+      "\($0.kind.rawValue) \($0.identifier) #\($0.registration)"
+    }
+    fences = (report?.fenceSummaries ?? []).enumerated().map { i, summary in
+      Fence(
+        name: names[i], trueCrossings: summary.trueCrossings, detected: summary.detected,
+        falseTriggers: summary.falseTriggers,
+        latencies: (report?.observations ?? []).filter { $0.fence == i }.compactMap(\.latency)
+          .map { ($0 * 1_000).rounded() / 1_000 })
+    }
+    alarms = (report?.alarms ?? []).map { alarm in
+      Fence(
+        name: alarm.fences.map { names[$0] }.joined(separator: " + "),
+        trueCrossings: alarm.summary.trueCrossings, detected: alarm.summary.detected,
+        falseTriggers: alarm.summary.falseTriggers, latencies: [])
+    }
+    folder = nil
   }
 
   /// The figures of `run`, point `index` of its grid: its analyses when it reached its end,
@@ -87,6 +151,10 @@ public struct SweepRun: Sendable, Hashable {
     latencies = []
     searchRequests = 0
     searchErrors = 0
+    failedExpectations = []
+    fences = []
+    alarms = []
+    folder = nil
   }
 
   /// The run as JSON.
@@ -101,6 +169,9 @@ public struct SweepRun: Sendable, Hashable {
       "latencies": .array(latencies.map { .number($0) }),
       "searchRequests": .number(Double(searchRequests)),
       "searchErrors": .number(Double(searchErrors)),
+      "failedExpectations": .array(failedExpectations.map(JSONValue.string)),
+      "fences": .array(fences.map(\.json)), "alarms": .array(alarms.map(\.json)),
+      "folder": folder.map(JSONValue.string) ?? .null,
     ])
   }
 
@@ -109,11 +180,24 @@ public struct SweepRun: Sendable, Hashable {
   public struct Problem: Error, Sendable, Hashable, CustomStringConvertible {
     /// The run's member (`detected`), or `nil` for the run as a whole.
     public let member: String?
+    /// The place inside the member, for a member that holds objects (`[0, "detected"]` of
+    /// `fences`); empty otherwise.
+    public let within: JSONPath
     /// What was expected.
     public let message: String
 
+    /// A problem with `member`, at `within` inside it.
+    public init(member: String?, within: JSONPath = [], message: String) {
+      self.member = member
+      self.within = within
+      self.message = message
+    }
+
     /// "detected: expected a whole number of crossings from 0 to trueCrossings (2), found 999".
-    public var description: String { member.map { "\($0): \(message)" } ?? message }
+    public var description: String {
+      guard let member else { return message }
+      return "\(JSONPath([.key(member)]).appending(within)): \(message)"
+    }
   }
 
   /// Reads a run back from ``json``, or `nil` if it is not one a sweep can have written.
@@ -125,7 +209,9 @@ public struct SweepRun: Sendable, Hashable {
   /// Reads a run back from ``json``: every member present, of its type and in its range — a
   /// whole index and counts from 0 (no more detected than true crossings, no more failed
   /// than sent searches), finite latencies, a known verdict, a crash exactly when the verdict
-  /// is `crash` and a timeout exactly when it is `timeout`.
+  /// is `crash` and a timeout exactly when it is `timeout`, expectation names as strings,
+  /// fences and alarms with counts and latencies alike, and a folder that is `null` or the
+  /// run's own (``folder(of:)``).
   ///
   /// - Throws: ``Problem`` naming the first member that is not so.
   public static func reading(_ json: JSONValue) throws(Problem) -> SweepRun {
@@ -201,16 +287,94 @@ public struct SweepRun: Sendable, Hashable {
     let searchRequests = try count("searchRequests", "a whole number of search requests")
     let searchErrors = try count(
       "searchErrors", atMost: searchRequests, "a whole number of failed searches")
-    return SweepRun(
+    guard case .array(let failedValues)? = o["failedExpectations"] else {
+      throw Problem(
+        member: "failedExpectations", message: "expected an array of expectation names")
+    }
+    var failedExpectations: [String] = []
+    for value in failedValues {
+      guard case .string(let name) = value else {
+        throw Problem(
+          member: "failedExpectations",
+          message: "expected an expectation's name, found \(value.jsonText)")
+      }
+      failedExpectations.append(name)
+    }
+    let fences = try readingFences("fences", in: o)
+    let alarms = try readingFences("alarms", in: o)
+    let folder: String?
+    switch o["folder"] {
+    case .string(let path)? where Self.isRunFolder(path, index: index): folder = path
+    case .null?: folder = nil
+    default:
+      throw Problem(
+        member: "folder",
+        message: "expected null or \"runs/\(index)\", found \(o["folder"]?.jsonText ?? "nothing")")
+    }
+    var run = SweepRun(
       index: index, values: values, verdict: verdict, crash: crash, timeout: timeout,
       trueCrossings: trueCrossings, detected: detected, falseTriggers: falseTriggers,
-      latencies: latencies, searchRequests: searchRequests, searchErrors: searchErrors)
+      latencies: latencies, searchRequests: searchRequests, searchErrors: searchErrors,
+      failedExpectations: failedExpectations, fences: fences, alarms: alarms)
+    run.folder = folder
+    return run
+  }
+
+  /// The folder a sweep writes run `index`'s report in, relative to the sweep's folder.
+  public static func folder(of index: Int) -> String { "runs/\(index)" }
+
+  static func isRunFolder(_ path: String, index: Int) -> Bool { path == folder(of: index) }
+
+  private static func readingFences(_ key: String, in o: [String: JSONValue]) throws(Problem)
+    -> [Fence]
+  {
+    guard case .array(let list)? = o[key] else {
+      throw Problem(member: key, message: "expected an array of fences' figures")
+    }
+    var fences: [Fence] = []
+    for (i, item) in list.enumerated() {
+      func problem(_ what: String, at field: String? = nil) -> Problem {
+        Problem(
+          member: key, within: field.map { [.index(i), .key($0)] } ?? [.index(i)], message: what)
+      }
+      guard case .object(let f) = item, case .string(let name)? = f["name"] else {
+        throw problem("expected an object with a name")
+      }
+      func count(_ member: String, atMost limit: Int = Int(Int32.max)) throws(Problem) -> Int {
+        guard case .number(let n)? = f[member], n >= 0, n == n.rounded(), n <= Double(limit)
+        else {
+          throw problem(
+            "expected a whole number from 0 to \(limit), found \(f[member]?.jsonText ?? "nothing")",
+            at: member)
+        }
+        return Int(n)
+      }
+      let trueCrossings = try count("trueCrossings")
+      let detected = try count("detected", atMost: trueCrossings)
+      let falseTriggers = try count("falseTriggers")
+      guard case .array(let values)? = f["latencies"] else {
+        throw problem("expected an array of seconds", at: "latencies")
+      }
+      var latencies: [Double] = []
+      for value in values {
+        guard case .number(let seconds) = value, abs(seconds) <= 1e9 else {
+          throw problem("expected seconds within ±1e9, found \(value.jsonText)", at: "latencies")
+        }
+        latencies.append(seconds)
+      }
+      fences.append(
+        Fence(
+          name: name, trueCrossings: trueCrossings, detected: detected,
+          falseTriggers: falseTriggers, latencies: latencies))
+    }
+    return fences
   }
 
   private init(
     index: Int, values: [JSONValue], verdict: ReplayResult.Verdict, crash: String?,
     timeout: String?, trueCrossings: Int, detected: Int, falseTriggers: Int, latencies: [Double],
-    searchRequests: Int, searchErrors: Int
+    searchRequests: Int, searchErrors: Int, failedExpectations: [String], fences: [Fence],
+    alarms: [Fence]
   ) {
     self.index = index
     self.values = values
@@ -223,11 +387,16 @@ public struct SweepRun: Sendable, Hashable {
     self.latencies = latencies
     self.searchRequests = searchRequests
     self.searchErrors = searchErrors
+    self.failedExpectations = failedExpectations
+    self.fences = fences
+    self.alarms = alarms
+    folder = nil
   }
 }
 
 /// A sweep's aggregate: the runs grouped by every parameter but the seed, with sensitivity,
-/// precision and latency per group, as JSON, Markdown and SVG charts.
+/// precision and latency per group and per fence and alarm, each with its 95 % interval, the
+/// expectations that failed and the runs to open, as JSON, Markdown and SVG charts.
 public struct SweepReport {
   /// The scenario file the sweep varies.
   public let base: String
@@ -242,10 +411,31 @@ public struct SweepReport {
 
   /// One group of runs: the same values of every parameter except `seed`.
   public struct Group: Sendable {
+    /// The group's name: its parameters and values (`radius=100, trace.speed=car`), or
+    /// `sweep` when every parameter is `seed`. Its bootstrap streams are named after it.
+    public let name: String
     /// The group's values, one per grouped parameter.
     public let values: [JSONValue]
     /// Its runs.
     public let runs: [SweepRun]
+    /// The median of its latencies, with its bootstrap interval from the stream named after
+    /// the group (`sweep.latency.<group name>`).
+    public let latencyEstimate: SweepEstimate
+    /// Per fence, by name, in the order the fences first appear.
+    public let fences: [FenceFigures]
+    /// Per alarm, by name, in the order the alarms first appear.
+    public let alarms: [FenceFigures]
+
+    /// The group `name` of `runs`, its figures computed once (a bootstrap is not cheap).
+    init(name: String, values: [JSONValue], runs: [SweepRun]) {
+      self.name = name
+      self.values = values
+      self.runs = runs
+      latencyEstimate = .median(
+        runs.flatMap(\.latencies).sorted(), stream: "sweep.latency.\(name)")
+      fences = Self.figures(runs, \.fences, group: name, kind: "fence")
+      alarms = Self.figures(runs, \.alarms, group: name, kind: "alarm")
+    }
 
     /// Runs whose verdict is healthy (pass or expected failure).
     public var passed: Int { runs.filter(\.verdict.isHealthy).count }
@@ -282,16 +472,21 @@ public struct SweepReport {
     self.runs = runs.sorted { $0.index < $1.index }
     let have = Set(runs.map(\.index))
     self.missing = expected.filter { !have.contains($0) }
+    groups = Self.grouping(self.runs, grid: grid)
   }
 
   /// The grid's parameters that group runs (all but `seed`).
-  public var groupedParameters: [Int] {
+  public var groupedParameters: [Int] { Self.groupedParameters(grid) }
+
+  static func groupedParameters(_ grid: SweepGrid) -> [Int] {
     grid.parameters.indices.filter { grid.parameters[$0].name != "seed" }
   }
 
   /// The groups, in grid order.
-  public var groups: [Group] {
-    let grouped = groupedParameters
+  public let groups: [Group]
+
+  static func grouping(_ runs: [SweepRun], grid: SweepGrid) -> [Group] {
+    let grouped = groupedParameters(grid)
     var order: [[JSONValue]] = []
     var members: [[JSONValue]: [SweepRun]] = [:]
     for run in runs {
@@ -299,7 +494,11 @@ public struct SweepReport {
       if members[key] == nil { order.append(key) }
       members[key, default: []].append(run)
     }
-    return order.map { Group(values: $0, runs: members[$0]!) }
+    let names = grouped.map { grid.parameters[$0].name }
+    return order.map { values in
+      let name = zip(names, values).map { "\($0)=\(Self.text($1))" }.joined(separator: ", ")
+      return Group(name: name.isEmpty ? "sweep" : name, values: values, runs: members[values]!)
+    }
   }
 
   /// Whether every point expected is here.
@@ -327,12 +526,52 @@ public struct SweepReport {
             "detected": .number(Double(g.detected)),
             "falseTriggers": .number(Double(g.falseTriggers)),
             "sensitivity": Self.rounded(g.sensitivity, 10_000),
+            "sensitivityInterval": g.sensitivityEstimate.intervalJSON(10_000),
             "precision": Self.rounded(g.precision, 10_000),
+            "precisionInterval": g.precisionEstimate.intervalJSON(10_000),
             "latencyMedian": Self.rounded(quantile(g.latencies, 0.5), 1_000),
+            "latencyMedianInterval": g.latencyEstimate.intervalJSON(1_000),
             "latencyP90": Self.rounded(quantile(g.latencies, 0.9), 1_000),
+            "failures": .array(
+              g.failures.map { f in
+                .object([
+                  "expectation": .string(f.expectation),
+                  "failed": .number(Double(f.runs.count)),
+                  "of": .number(Double(g.runs.count)),
+                  "share": Self.rounded(f.share.value, 10_000),
+                  "shareInterval": f.share.intervalJSON(10_000),
+                  "runs": .array(f.runs.map { .number(Double($0)) }),
+                ])
+              }),
+            "runsToOpen": .array(
+              g.runsToOpen.map { run in
+                .object([
+                  "index": .number(Double(run.index)), "verdict": .string(run.verdict.rawValue),
+                  "folder": run.folder.map(JSONValue.string) ?? .null,
+                ])
+              }),
+            "fences": .array(g.fences.map { Self.json($0, latency: true) }),
+            "alarms": .array(g.alarms.map { Self.json($0, latency: false) }),
           ])
         }),
     ])
+  }
+
+  static func json(_ f: Group.FenceFigures, latency: Bool) -> JSONValue {
+    var members: [String: JSONValue] = [
+      "name": .string(f.name), "runs": .number(Double(f.runs)),
+      "trueCrossings": .number(Double(f.trueCrossings)), "detected": .number(Double(f.detected)),
+      "falseTriggers": .number(Double(f.falseTriggers)),
+      "sensitivity": rounded(f.sensitivity.value, 10_000),
+      "sensitivityInterval": f.sensitivity.intervalJSON(10_000),
+      "precision": rounded(f.precision.value, 10_000),
+      "precisionInterval": f.precision.intervalJSON(10_000),
+    ]
+    if latency {
+      members["latencyMedian"] = rounded(f.latency.value, 1_000)
+      members["latencyMedianInterval"] = f.latency.intervalJSON(1_000)
+    }
+    return .object(members)
   }
 
   /// A value as a table shows it: strings bare, anything else as JSON.
@@ -347,6 +586,79 @@ public struct SweepReport {
 
   static func seconds(_ x: Double?) -> String { x.map { "\(Markup.number($0)) s" } ?? "–" }
 
+  /// `80 % (49–94 %)`: a proportion with its interval.
+  static func percent(_ e: SweepEstimate) -> String {
+    guard let value = e.value else { return "–" }
+    let interval = e.interval.map {
+      " (\(Markup.number($0.lowerBound * 100))–\(Markup.number($0.upperBound * 100)) %)"
+    }
+    return "\(Markup.number(value * 100)) %" + (interval ?? "")
+  }
+
+  /// `12.5 s (10–15 s)`: a latency with its interval.
+  static func seconds(_ e: SweepEstimate) -> String {
+    guard let value = e.value else { return "–" }
+    let interval = e.interval.map {
+      " (\(Markup.number($0.lowerBound))–\(Markup.number($0.upperBound)) s)"
+    }
+    return "\(Markup.number(value)) s" + (interval ?? "")
+  }
+
+  static func row(_ cells: [String]) -> String {
+    "| " + cells.map { $0.replacingOccurrences(of: "|", with: "\\|") }.joined(separator: " | ")
+      + " |\n"
+  }
+
+  /// A run as a link to its report folder, or its index when it has none.
+  static func link(_ run: SweepRun) -> String {
+    guard let folder = run.folder else { return "\(run.index)" }
+    return "[\(run.index)](\(folder)/report.md) ([page](\(folder)/index.html))"
+  }
+
+  /// The details of one group: its failed expectations, the runs to open, and its figures
+  /// per fence and per alarm.
+  func markdown(_ g: Group) -> String {
+    var md = "### \(g.name)\n\n"
+    let byIndex = Dictionary(uniqueKeysWithValues: g.runs.map { ($0.index, $0) })
+    if g.failures.isEmpty {
+      md += "Every expectation held in every run.\n\n"
+    } else {
+      md += "Expectations that failed (runs of \(g.runs.count), Wilson 95 %):\n\n"
+      for f in g.failures {
+        md +=
+          "- `\(f.expectation)`: \(f.runs.count) of \(g.runs.count), \(Self.percent(f.share)); runs "
+          + f.runs.map { byIndex[$0].map(Self.link) ?? "\($0)" }.joined(separator: ", ") + "\n"
+      }
+      md += "\n"
+    }
+    let open = g.runsToOpen
+    if !open.isEmpty {
+      md +=
+        "Runs to open: "
+        + open.map { "\(Self.link($0)) \($0.verdict.label)" }.joined(separator: ", ") + "\n\n"
+    }
+    for (title, list, latency) in [("Fence", g.fences, true), ("Alarm", g.alarms, false)]
+    where !list.isEmpty {
+      var header = [
+        title.lowercased(), "runs", "true crossings", "detected", "false triggers",
+        "sensitivity", "precision",
+      ]
+      if latency { header.append("latency median") }
+      md += Self.row(header)
+      md += "|" + String(repeating: "---|", count: header.count) + "\n"
+      for f in list {
+        var cells = [
+          f.name, "\(f.runs)", "\(f.trueCrossings)", "\(f.detected)", "\(f.falseTriggers)",
+          Self.percent(f.sensitivity), Self.percent(f.precision),
+        ]
+        if latency { cells.append(Self.seconds(f.latency)) }
+        md += Self.row(cells)
+      }
+      md += "\n"
+    }
+    return md
+  }
+
   /// The sweep as Markdown: one row per group.
   public func markdown() -> String {
     let names = groupedParameters.map { grid.parameters[$0].name }
@@ -357,45 +669,55 @@ public struct SweepReport {
       "Parameters: "
       + grid.parameters.map { "`\($0.name)` (\($0.values.count))" }.joined(separator: ", ")
       + ".\n\n"
-    md +=
-      "| "
-      + (names + [
+    md += Self.row(
+      names + [
         "runs", "healthy", "crashes", "timeouts", "sensitivity", "precision",
         "false triggers", "latency median", "latency p90",
-      ]).joined(separator: " | ") + " |\n"
+      ])
     md += "|" + String(repeating: "---|", count: names.count + 9) + "\n"
+    let groups = self.groups
     for g in groups {
-      let cells =
+      md += Self.row(
         g.values.map(Self.text) + [
           "\(g.runs.count)", "\(g.passed)", "\(g.crashes)", "\(g.timeouts)",
-          Self.percent(g.sensitivity),
-          Self.percent(g.precision), "\(g.falseTriggers)",
-          Self.seconds(quantile(g.latencies, 0.5)),
+          Self.percent(g.sensitivityEstimate), Self.percent(g.precisionEstimate),
+          "\(g.falseTriggers)", Self.seconds(g.latencyEstimate),
           Self.seconds(quantile(g.latencies, 0.9)),
-        ]
-      md +=
-        "| "
-        + cells.map { $0.replacingOccurrences(of: "|", with: "\\|") }.joined(
-          separator: " | ") + " |\n"
+        ])
     }
+    md +=
+      "\nIntervals are 95 %: Wilson's for sensitivity and precision (over the group's pooled "
+      + "counts), a seeded percentile bootstrap for the latency median.\n\n"
+    md += "## Groups\n\n"
+    for g in groups { md += markdown(g) }
     // Text from scenarios and apps is never raw HTML where the report is rendered.
     return Markup.escapingHTML(inMarkdown: md)
   }
 
   /// A grouped bar chart of sensitivity by the first grouped parameter (x) and the second
-  /// (series).
+  /// (series), each bar with its Wilson 95 % interval as an error bar.
   public func sensitivitySVG() -> String {
     chart(
       title: "Sensitivity by \(axisNames)", axis: "sensitivity (%)", maximum: 100,
-      value: { $0.sensitivity.map { $0 * 100 } })
+      value: { g in
+        let e = g.sensitivityEstimate
+        return e.value.map {
+          ($0 * 100, e.interval.map { $0.lowerBound * 100...$0.upperBound * 100 })
+        }
+      })
   }
 
-  /// A grouped bar chart of the median detection latency.
+  /// A grouped bar chart of the median detection latency, each bar with its bootstrap 95 %
+  /// interval as an error bar.
   public func latencySVG() -> String {
-    let top = groups.compactMap { quantile($0.latencies, 0.5) }.max() ?? 1
+    let estimates = groups.map(\.latencyEstimate)
+    let top = estimates.compactMap { $0.interval?.upperBound ?? $0.value }.max() ?? 1
+    var byName: [String: SweepEstimate] = [:]
+    for (g, e) in zip(groups, estimates) { byName[g.name] = e }
     return chart(
       title: "Median latency by \(axisNames)", axis: "median latency (s)",
-      maximum: max(1, top * 1.2), value: { quantile($0.latencies, 0.5) })
+      maximum: max(1, top * 1.1),
+      value: { g in byName[g.name].flatMap { e in e.value.map { ($0, e.interval) } } })
   }
 
   private var axisNames: String {
@@ -404,7 +726,8 @@ public struct SweepReport {
   }
 
   private func chart(
-    title: String, axis: String, maximum: Double, value: (Group) -> Double?
+    title: String, axis: String, maximum: Double,
+    value: (Group) -> (Double, ClosedRange<Double>?)?
   ) -> String {
     let grouped = groupedParameters
     let width = 820.0
@@ -448,13 +771,26 @@ public struct SweepReport {
         grouped.count > 1 ? g.values.dropFirst().map(Self.text).joined(separator: ", ") : ""
       let s = series.firstIndex(of: sName)!
       let x = left + slot * Double(c) + slot * 0.1 + barWidth * Double(s)
-      guard let v = value(g) else {
+      guard let (v, interval) = value(g) else {
         svg.text(x + barWidth / 2, y(0) - 4, "n/a", size: 9, anchor: "middle")
         continue
       }
+      let range = interval.map {
+        " [\(Markup.number($0.lowerBound))–\(Markup.number($0.upperBound))]"
+      }
       svg.rect(
         x, y(v), barWidth - 2, y(0) - y(v), fill: palette[s % palette.count],
-        title: "\(key(g, 0)) \(sName): \(Markup.number(v)) (\(g.runs.count) runs)")
+        title: "\(key(g, 0)) \(sName): \(Markup.number(v))\(range ?? "") (\(g.runs.count) runs)")
+      if let interval {
+        // The error bar: the interval as a whisker with caps, over the bar's middle.
+        let middle = x + (barWidth - 2) / 2
+        let cap = min(6, (barWidth - 2) / 3)
+        let low = y(interval.lowerBound)
+        let high = y(interval.upperBound)
+        svg.line(middle, low, middle, high, stroke: "#222222")
+        svg.line(middle - cap, low, middle + cap, low, stroke: "#222222")
+        svg.line(middle - cap, high, middle + cap, high, stroke: "#222222")
+      }
     }
     for (i, c) in categories.enumerated() {
       svg.text(left + slot * (Double(i) + 0.5), top + plotH + 18, c, size: 11, anchor: "middle")
