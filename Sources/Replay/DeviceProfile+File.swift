@@ -19,7 +19,7 @@ import SimKernel
 ///
 /// The sections take exactly the keys, and check the same domains, as a scenario's `device`
 /// block: `parameters`, `regionMonitoring`, `sensor`, `significantChanges` and `visits`. What a
-/// file does not set keeps the documented defaults (the ``DeviceProfile/urban`` profile's).
+/// file does not set keeps the documented defaults (the `DeviceProfile.urban` profile's).
 extension DeviceProfile {
   /// The keys a profile file's top level may hold.
   static let fileKeys = [

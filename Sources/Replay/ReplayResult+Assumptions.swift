@@ -3,11 +3,11 @@ import JSON
 import SimKernel
 
 extension ReplayResult {
-  /// An unconfirmed default (``Assumption``, tagged `[?]`) that a replay actually depended on,
+  /// An unconfirmed default (`Assumption`, tagged `[?]`) that a replay actually depended on,
   /// with how often and when it first did.
   ///
   /// A report lists one for each assumption the phone recorded (source `assumption` in the
-  /// event log), in ``Assumption``'s order, so that a verdict's reader sees which of its causes
+  /// event log), in `Assumption`'s order, so that a verdict's reader sees which of its causes
   /// no source confirms, and which scenario keys would change it.
   public struct AssumptionUse: Sendable, Hashable {
     /// The assumption.
@@ -37,7 +37,7 @@ extension ReplayResult {
       self.firstRun = firstRun
     }
 
-    /// Its source tag: `[?]`, as every ``Assumption`` is unconfirmed.
+    /// Its source tag: `[?]`, as every `Assumption` is unconfirmed.
     public var tag: String { "[?]" }
 
     /// The scenario keys that change it (docs/SCENARIOS.md).
@@ -62,7 +62,7 @@ extension ReplayResult {
       }
     }
 
-    /// The uses the events in `log` record, in ``Assumption``'s order; values from `device`.
+    /// The uses the events in `log` record, in `Assumption`'s order; values from `device`.
     public static func uses(in log: EventLog, device: DeviceSetup) -> [AssumptionUse] {
       var first: [Assumption: SimTime] = [:]
       var counts: [Assumption: Int] = [:]

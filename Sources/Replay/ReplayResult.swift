@@ -30,7 +30,7 @@ public struct ReplayResult: Sendable, Hashable {
   /// For a scenario replayed several times, what its runs came to (``init(aggregating:scenario:)``);
   /// `nil` for a single run.
   public var runs: Runs?
-  /// The unconfirmed defaults the replay depended on, in ``Assumption``'s order (empty when it
+  /// The unconfirmed defaults the replay depended on, in `Assumption`'s order (empty when it
   /// depended on none).
   public var assumptions: [AssumptionUse]
 

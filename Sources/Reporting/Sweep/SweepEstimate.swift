@@ -10,7 +10,7 @@ public struct SweepEstimate: Sendable, Hashable {
   /// The interval; `nil` with ``value``.
   public let interval: ClosedRange<Double>?
 
-  /// `successes` of `trials` with Wilson's score interval (``Proportion``); no value for no
+  /// `successes` of `trials` with Wilson's score interval (`Referee.Proportion`); no value for no
   /// trials.
   public static func proportion(_ successes: Int, of trials: Int) -> SweepEstimate {
     guard trials > 0 else { return SweepEstimate(value: nil, interval: nil) }
@@ -19,7 +19,7 @@ public struct SweepEstimate: Sendable, Hashable {
   }
 
   /// The median of `latencies` with the percentile-bootstrap interval of the median
-  /// (``Bootstrap``), drawn from the stream named `stream` of seed 0: the same latencies and
+  /// (`Referee.Bootstrap`), drawn from the stream named `stream` of seed 0: the same latencies and
   /// the same name give the same interval, whatever else the sweep holds and however it was
   /// sharded.
   public static func median(_ latencies: [Double], stream: String) -> SweepEstimate {
