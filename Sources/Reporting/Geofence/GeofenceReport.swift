@@ -157,6 +157,9 @@ public struct GeofenceReport {
     /// Its crossings counted once: detected when one of its fences answered, at the earliest
     /// answer's latency; false triggers and duplicates are its fences'.
     public let summary: Summary
+    /// The latencies (s) of its detected crossings, each the earliest answer's, in the order
+    /// of the crossings: how long the user waited for the alarm.
+    public let latencies: [Double]
   }
 
   /// The fences, by registration time.
@@ -406,7 +409,8 @@ public struct GeofenceReport {
           precision: detected.isEmpty && falseTriggers == 0
             ? nil : Double(detected.count) / Double(detected.count + falseTriggers),
           latencyMedian: quantile(latencies, 0.5), latencyP90: quantile(latencies, 0.9),
-          latencyMax: latencies.max()))
+          latencyMax: latencies.max()),
+        latencies: latencies)
     }
   }
 }
