@@ -172,6 +172,26 @@ import Testing
       refused.err.contains(" failed (exit 1): sbatch: error: invalid partition specified: nope\n"))
   }
 
+  @Test func aMergeThatCannotBeSubmittedNamesTheArrayJobAlreadyRunning() throws {
+    let (dir, environment) = try setUp(
+      sbatch: """
+        #!/bin/sh
+        [ -e "$FAKE_SBATCH/once" ] && { echo 'sbatch: error: Batch job submission failed' >&2; exit 1; }
+        touch "$FAKE_SBATCH/once"
+        echo '7;cluster'
+        """)
+    let r = try geosim(
+      ["sweep", "alarm.scenario.json", "--out", "c", "--slurm", "--slurm-tasks", "2"] + vary,
+      in: dir, environment: environment)
+    #expect(r.code == 1)
+    let merge = dir.appendingPathComponent("c/slurm/merge.sbatch").standardizedFileURL.path
+    #expect(
+      r.err.hasPrefix(
+        "geosim sweep: array job 7 was submitted, but not the merge after it (submit it with "
+          + "sbatch --dependency=afterok:7 \(merge)): "), "\(r.err)")
+    #expect(r.err.hasSuffix("failed (exit 1): sbatch: error: Batch job submission failed\n"))
+  }
+
   @Test(arguments: [
     (["--slurm"], "--slurm needs --slurm-tasks N"),
     (["--slurm-tasks", "2"], "--slurm-tasks and --slurm-option go with --slurm"),

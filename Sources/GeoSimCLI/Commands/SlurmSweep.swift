@@ -234,7 +234,17 @@ struct SlurmSweep {
       arrayJob = job
       after = ["--dependency=afterok:\(job)"]
     }
-    let mergeJob = try Self.run(sbatch, ["--parsable"] + after + [mergeURL.path])
+    let mergeJob: String
+    do {
+      mergeJob = try Self.run(sbatch, ["--parsable"] + after + [mergeURL.path])
+    } catch {
+      // The shards run all the same: say which job they are, so that it can be cancelled or
+      // the merge submitted by hand.
+      guard let arrayJob else { throw error }
+      throw SlurmError(
+        "array job \(arrayJob) was submitted, but not the merge after it (submit it with "
+          + "sbatch --dependency=afterok:\(arrayJob) \(mergeURL.path)): \(error)")
+    }
     return Submission(arrayJob: arrayJob, submitted: missing, mergeJob: mergeJob)
   }
 
