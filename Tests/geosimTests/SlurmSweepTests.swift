@@ -210,6 +210,18 @@ import Testing
       ["--slurm", "--slurm-tasks", "2", "--slurm-option", "--comment=a b"],
       "cannot hold spaces or quotes"
     ),
+    (
+      ["--slurm", "--slurm-tasks", "2", "--slurm-option", "--dep=afterok:1"],
+      "the sweep sets this option itself"
+    ),
+    (
+      ["--slurm", "--slurm-tasks", "2", "--slurm-option", "-dafterok:1"],
+      "the sweep sets this option itself"
+    ),
+    (
+      ["--slurm", "--slurm-tasks", "2", "--slurm-option", "--"],
+      "expected an sbatch option as on its command line"
+    ),
   ])
   func usageMistakesExitTwo(arguments: [String], message: String) throws {
     let (dir, environment) = try setUp()

@@ -129,21 +129,23 @@ struct SlurmSweep {
 
   /// Why `option` cannot be written into the scripts, or `nil` when it can.
   static func problem(withOption option: String) -> String? {
-    guard option.hasPrefix("-"), option.count > 1 else {
+    let name = option.split(separator: "=", maxSplits: 1).first ?? ""
+    guard name.hasPrefix("-"), name.contains(where: \.isLetter) else {
       return "'\(option)': expected an sbatch option as on its command line, such as "
         + "--partition=short or --time=01:00:00"
     }
     guard !option.contains(where: { $0.isWhitespace || $0 == "\"" || $0 == "'" }) else {
       return "'\(option)': an option of an #SBATCH line cannot hold spaces or quotes"
     }
-    let name = option.split(separator: "=", maxSplits: 1)[0]
     let own = [
       "--array", "--dependency", "--output", "--error", "--chdir", "--parsable", "--wrap",
       "--job-name", "--kill-on-invalid-dep",
     ]
     let short: Set<Character> = ["a", "d", "o", "e", "D", "J"]
+    // sbatch takes any unambiguous beginning of a long option, and a short one's value
+    // right after its letter (-dafterok:1).
     if own.contains(where: { $0.hasPrefix(name) && name.count > 2 })
-      || (name.count >= 2 && !name.hasPrefix("--") && short.contains(name.dropFirst().first!))
+      || (!name.hasPrefix("--") && name.dropFirst().first.map(short.contains) == true)
     {
       return "'\(option)': the sweep sets this option itself"
     }
