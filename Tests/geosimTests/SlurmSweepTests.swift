@@ -10,11 +10,13 @@ import Testing
   /// `$FAKE_SBATCH/calls`, and runs the job at once as Slurm would run it: in the `--chdir`
   /// folder, its output into the `--output` file (`%a` the task), each task of an `--array`
   /// list with its `SLURM_ARRAY_TASK_ID`; a job after (`--dependency=afterok:`) a job with a
-  /// failed task never runs. It prints the job's id.
+  /// failed task never runs. It prints the job's id, and `$FAKE_SBATCH_WARNING` as a warning
+  /// on standard error.
   static let fakeSbatch = #"""
     #!/bin/bash
     set -u
     printf '%s\n' "$*" >> "$FAKE_SBATCH/calls"
+    [ -n "${FAKE_SBATCH_WARNING:-}" ] && echo "sbatch: warning: $FAKE_SBATCH_WARNING" >&2
     array="" after="" script=""
     for a in "$@"; do
       case $a in
@@ -75,8 +77,10 @@ import Testing
     #expect(whole.code == 0, "\(whole.err)")
     let slurm = try geosim(
       ["sweep", "alarm.scenario.json", "--out", "cluster", "--slurm", "--slurm-tasks", "3"] + vary,
-      in: dir, environment: environment)
+      in: dir, environment: environment.merging(["FAKE_SBATCH_WARNING": "no --time given"]) { $1 })
     #expect(slurm.code == 0, "\(slurm.err)")
+    // What sbatch warns of reaches the user.
+    #expect(slurm.err == String(repeating: "sbatch: warning: no --time given\n", count: 2))
     let scripts = dir.appendingPathComponent("cluster/slurm").standardizedFileURL.path
     #expect(
       try calls(dir) == [

@@ -198,6 +198,8 @@ struct SlurmSweep {
     var arrayJob: String?
     var submitted: [Int]
     var mergeJob: String
+    /// What sbatch said on standard error while accepting the jobs (its warnings).
+    var warnings: [String] = []
   }
 
   /// Writes the scripts and submits the jobs with the `sbatch` found on `PATH`, calling
@@ -229,16 +231,19 @@ struct SlurmSweep {
     }
     release()
     var arrayJob: String?
+    var warnings: [String] = []
     var after: [String] = []
     if !missing.isEmpty {
       let job = try Self.run(
-        sbatch, ["--parsable", "--array=\(Self.arraySpec(missing))", arrayURL.path])
+        sbatch, ["--parsable", "--array=\(Self.arraySpec(missing))", arrayURL.path],
+        warnings: &warnings)
       arrayJob = job
       after = ["--dependency=afterok:\(job)"]
     }
     let mergeJob: String
     do {
-      mergeJob = try Self.run(sbatch, ["--parsable"] + after + [mergeURL.path])
+      mergeJob = try Self.run(
+        sbatch, ["--parsable"] + after + [mergeURL.path], warnings: &warnings)
     } catch {
       // The shards run all the same: say which job they are, so that it can be cancelled or
       // the merge submitted by hand.
@@ -247,7 +252,8 @@ struct SlurmSweep {
         "array job \(arrayJob) was submitted, but not the merge after it (submit it with "
           + "sbatch --dependency=afterok:\(arrayJob) \(mergeURL.path)): \(error)")
     }
-    return Submission(arrayJob: arrayJob, submitted: missing, mergeJob: mergeJob)
+    return Submission(
+      arrayJob: arrayJob, submitted: missing, mergeJob: mergeJob, warnings: warnings)
   }
 
   /// The `sbatch` on `PATH`.
@@ -262,8 +268,10 @@ struct SlurmSweep {
   }
 
   /// Runs `sbatch arguments` and returns the job id it prints (`--parsable`: `id` or
-  /// `id;cluster`).
-  static func run(_ sbatch: String, _ arguments: [String]) throws(SlurmError) -> String {
+  /// `id;cluster`), adding to `warnings` what it said on standard error.
+  static func run(
+    _ sbatch: String, _ arguments: [String], warnings: inout [String]
+  ) throws(SlurmError) -> String {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: sbatch)
     process.arguments = arguments
@@ -298,6 +306,7 @@ struct SlurmSweep {
     guard !id.isEmpty, id.allSatisfy(\.isNumber) else {
       throw SlurmError("\(command) printed '\(text)', expected a job id")
     }
+    if !stderr.isEmpty { warnings.append(stderr) }
     return id
   }
 

@@ -243,6 +243,7 @@ struct SweepCommand: ToolCommand {
       tool.terminal.writeError("\(tool.name) sweep: \(error)\n")
       return 1
     }
+    for warning in submission.warnings { tool.terminal.writeError(warning + "\n") }
     let scripts = sweep.scriptsURL.path
     if let job = submission.arrayJob {
       let done = tasks - submission.submitted.count
