@@ -105,7 +105,9 @@ let package = Package(
       resources: [.copy("Fixtures")]),
     .testTarget(
       name: "ReplayTests",
-      dependencies: ["GeoSimTesting", "Replay", "Device", "Geo", "JSON", "SimKernel", "Traces"],
+      dependencies: [
+        "Cloud", "GeoSimTesting", "Replay", "Device", "Geo", "JSON", "SimKernel", "Traces",
+      ],
       resources: [.copy("Fixtures")]),
     .testTarget(
       name: "geosimTests",

@@ -408,13 +408,14 @@ extension PostGISBackend {
     throws(CloudError) -> [TableRow]
   {
     let g = "\(layout.nearColumn.sql)::geometry"
+    // Qualified: a bare name would sort by the output column, the id as text.
     let id = PostgresConnection.identifier(table.idColumn)
     let result = try connection.execute(
       """
       SELECT \(layout.idSQL), \(layout.nameSQL), GeometryType(\(g)), ST_SRID(\(g)),
         CASE WHEN GeometryType(\(g)) = 'POINT' THEN ST_Y(\(g)) END,
         CASE WHEN GeometryType(\(g)) = 'POINT' THEN ST_X(\(g)) END
-      FROM \(layout.relation) ORDER BY \(id)
+      FROM \(layout.relation) ORDER BY \(layout.relation).\(id)
       """, what: "read \(table.qualifiedName)")
     var rows: [TableRow] = []
     rows.reserveCapacity(result.count)
