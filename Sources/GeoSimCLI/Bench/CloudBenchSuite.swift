@@ -13,7 +13,7 @@ import SimKernel
 /// Three-word address rows come first (``ThreeWordBenchSuite``).
 ///
 /// With a PostGIS server (`--database` or `GEOSIM_POSTGIS_URL`) the same queries also run on
-/// ``PostGISBackend``, in rows named `….postgis-loopback`: each query is a network round trip
+/// `PostGISBackend`, in rows named `….postgis-loopback`: each query is a network round trip
 /// to the server (on loopback in CI), so these rows time the server and the wire as well as
 /// GeoSim. They are timed one query at a time, so that besides the median and p90 a
 /// `….p99` row gives the 99th percentile. Simulated latencies stay in the simulation; these

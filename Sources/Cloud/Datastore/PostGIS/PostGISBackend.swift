@@ -25,13 +25,14 @@ import Geo
 ///   exactly; on a `geography` column, which has no planar boxes, it asks the radius search of
 ///   a cap that encloses the box (see `enclosingCap`).
 ///
-/// With GeoSim's own points (``PostGISTarget/table`` `nil`) ``load(_:)`` replaces a temporary
-/// table of the backend's connection in one transaction: `COPY`, then a GiST index on a
-/// `geography` column for radius and nearest searches and one on a `geometry` column for boxes.
-/// With a user's table the backend is read-only: ``load(_:)`` checks that the points given are
-/// the table's, row for row in id order (as ``stations(in:)`` read them), and every query runs
-/// on the user's column and indexes (a `geometry(Point,4326)` column answers radius searches
-/// with the cap's envelopes, like boxes).
+/// With GeoSim's own points (``PostGISTarget/table`` `nil`), ``PostGISBackend/load(_:)``
+/// replaces a temporary table of the backend's connection in one transaction: `COPY`, then a
+/// GiST index on a `geography` column for radius and nearest searches and one on a `geometry`
+/// column for boxes. With a user's table the backend is read-only: ``PostGISBackend/load(_:)``
+/// checks that the points given are the table's, row for row in id order (as
+/// ``PostGISBackend/stations(in:)`` read them), and every query runs on the user's column and
+/// indexes (a `geometry(Point,4326)` column answers radius searches with the cap's envelopes,
+/// like boxes).
 ///
 /// Every failure is a ``CloudError`` with code ``CloudErrorCode/database`` naming the database
 /// (without the password) and what was expected. The backend owns one connection, closed when
