@@ -1,9 +1,10 @@
-import Cloud
 import Foundation
 import Geo
 import JSON
 import SimKernel
 import Testing
+
+@testable import Cloud
 
 /// The PostGIS backend on a user's own table, and its errors: each names the database (never
 /// its password) and what was expected.
@@ -26,6 +27,42 @@ import Testing
     #expect(text.hasPrefix("postgresql://geosim@127.0.0.1:1/stations: cannot connect: "))
     #expect(!text.contains("secret"))
     #expect(target.displayName == "postgresql://geosim@127.0.0.1:1/stations")
+  }
+
+  @Test func passwordsAreLeftOutOfEveryFormOfConnectionString() {
+    #expect(
+      PostgresConnection.redacted("postgresql://u:p%40ss@h:5432/db?sslmode=require")
+        == "postgresql://u@h:5432/db?sslmode=require")
+    #expect(
+      PostgresConnection.redacted("postgres://h/db?user=u&password=s3cret&sslmode=disable")
+        == "postgres://h/db?user=u&password-redacted&sslmode=disable")
+    #expect(
+      PostgresConnection.redacted("host=h dbname=db password=s3cret user=u")
+        == "host=h dbname=db password-redacted user=u")
+    #expect(PostgresConnection.redacted("postgresql://u@h/db") == "postgresql://u@h/db")
+  }
+
+  /// The cap a geography column's box search asks for holds every point of the box.
+  @Test func theEnclosingCapOfABoxHoldsTheWholeBox() throws {
+    var random = SplitMix64(seed: 8)
+    for _ in 0..<2_000 {
+      let a = Double.random(in: -90...90, using: &random)
+      let b = Double.random(in: -90...90, using: &random)
+      let bounds = try CoordinateBounds(
+        south: min(a, b), west: Double.random(in: -180...180, using: &random),
+        north: max(a, b), east: Double.random(in: -180...180, using: &random))
+      let (center, angle) = PostGISBackend.enclosingCap(bounds)
+      for _ in 0..<20 {
+        let latitude = Double.random(in: bounds.south...bounds.north, using: &random)
+        let span =
+          bounds.crossesAntimeridian ? bounds.east + 360 - bounds.west : bounds.east - bounds.west
+        let point = try Coordinate(
+          latitude: latitude, longitude: bounds.west + Double.random(in: 0...span, using: &random))
+        #expect(bounds.contains(point))
+        let distance = greatCircleDistance(from: center, to: point, radius: 1)
+        #expect(distance <= angle + 1e-12, "\(bounds) \(point)")
+      }
+    }
   }
 
   @Test(.enabled(if: PostGISTestServer.target != nil, PostGISTestServer.skipped))
