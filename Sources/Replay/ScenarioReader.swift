@@ -251,7 +251,8 @@ struct ScenarioReader {
       root,
       allowed: [
         "$schema", "format", "name", "description", "expect", "seed", "runs", "start", "timeZone",
-        "duration", "device", "app", "datasets", "backend", "database", "table", "gazetteer",
+        "duration", "device", "app", "datasets", "backend", "database", "table",
+        "statementTimeout", "gazetteer",
         "trace", "environment", "timeline", "expectations",
       ],
       required: ["format", "name", "start", "duration", "app"])
@@ -373,12 +374,13 @@ struct ScenarioReader {
     return selection
   }
 
-  /// `"backend"`, and with `"postgis"` its `"database"` URL and the optional user `"table"`.
+  /// `"backend"`, and with `"postgis"` its `"database"` URL, the optional user `"table"` and
+  /// `"statementTimeout"` (seconds).
   func backend(_ m: [String: Node], into scenario: inout Scenario) throws {
     let names = ["strtree", "brute", "memory", "sqlite", "postgis"]
     let name = try m["backend"].map { try string($0) } ?? "strtree"
     guard name == "postgis" else {
-      for key in ["database", "table"] {
+      for key in ["database", "table", "statementTimeout"] {
         if let n = m[key] {
           throw error(n.path, "expected only with \"backend\": \"postgis\"")
         }
@@ -405,6 +407,11 @@ struct ScenarioReader {
       throw error(databaseNode.path, "expected a PostgreSQL URL, found an empty string")
     }
     var target = PostGISTarget(url: url)
+    if let n = m["statementTimeout"] {
+      let s = try seconds(n)
+      guard s <= 86_400 else { throw error(n.path, "expected at most 86400 s (0: none)") }
+      target.statementTimeoutMilliseconds = Int((s * 1000).rounded())
+    }
     if let n = m["table"] {
       let t = try members(
         n,

@@ -236,6 +236,11 @@ import Testing
     #expect(
       own.backend == .postgis(PostGISTarget(url: "postgresql://geosim@127.0.0.1:54329/geosim")))
     #expect(own.postGISTable == nil)
+    let patient = try scenario(
+      with(#""backend": "postgis", "database": "postgresql://h/db", "statementTimeout": 2.5"#))
+    #expect(
+      patient.backend
+        == .postgis(PostGISTarget(url: "postgresql://h/db", statementTimeoutMilliseconds: 2_500)))
     let user = try scenario(
       with(
         #""backend": "postgis", "database": "postgresql://h/db", "table": "#

@@ -11,6 +11,26 @@ import Testing
 @Suite struct PostGISScenarioTests {
   private static let url = ProcessInfo.processInfo.environment["GEOSIM_POSTGIS_URL"] ?? ""
 
+  @Test(arguments: [false, true])
+  func anUnreachableServerFailsTheScenarioBeforeItRunsNamingTheDatabase(_ withTable: Bool) throws {
+    var scenario = try Scenario(
+      contentsOf: repository.appendingPathComponent(
+        "Scenarios/station-finder/near-search-corrected.scenario.json"
+      ).path)
+    let url = "postgresql://geosim:secret@127.0.0.1:1/rail"
+    if withTable { scenario.datasets = [] }
+    scenario.backend = .postgis(
+      PostGISTarget(url: url, table: withTable ? PostGISTable(name: "stations") : nil))
+    do {
+      _ = try ScenarioRun(scenario, catalog: .referenceApps, resources: ReplayResources())
+      Issue.record("expected the scenario to fail")
+    } catch let error as ScenarioError {
+      #expect(error.path == (withTable ? "table" : "database"))
+      #expect(error.message.hasPrefix("postgresql://geosim@127.0.0.1:1/rail: cannot connect: "))
+      #expect(!error.description.contains("secret"))
+    }
+  }
+
   @Test(
     .enabled(
       if: !url.isEmpty,
