@@ -14,7 +14,7 @@ enum ViewerPage {
     let name = Markup.escape(title)
     var page = """
       <!DOCTYPE html>
-      <html lang="ja">
+      <html lang="en">
       <head>
       <meta charset="utf-8"/>
       <meta name="viewport" content="width=device-width, initial-scale=1"/>
@@ -46,7 +46,7 @@ enum ViewerPage {
       </div>
       <div id="main">
       <div id="map-box">
-      <svg id="map" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 1000 700" role="img" \
+      <svg id="map" xmlns="http://www.w3.org/2000/svg" lang="ja" viewBox="0 0 1000 700" role="img" \
       aria-label="map of the replay">
       <g id="g-base"></g><g id="g-areas"></g><g id="g-layers"></g><g id="g-fences"></g>\
       <g id="g-requests"></g><g id="g-track"></g><g id="g-places"></g><g id="g-markers"></g>\
@@ -56,8 +56,8 @@ enum ViewerPage {
       <p class="hint">Wheel to zoom, drag to pan, double-click to reset.</p>
       </div>
       <aside>
-      <ol id="events"></ol>
-      <pre id="event-detail">Click an event in the list or a mark in the lanes to see its log line.</pre>
+      <ol id="events" lang="ja"></ol>
+      <pre id="event-detail" lang="ja">Click an event in the list or a mark in the lanes to see its log line.</pre>
       </aside>
       </div>
       <div id="timeline"><div id="axis"></div><div id="lanes"></div><div id="cursor"></div></div>
@@ -133,6 +133,7 @@ enum ViewerPage {
     .request.anomaly .shape, .request.anomaly .dot { stroke: #d62728; }
     .request.anomaly .dot { fill: #d62728; }
     .request.future { opacity: 0.25; }
+    .request { cursor: pointer; }
     .request .diagonal { stroke: #d62728; stroke-width: 1.5; vector-effect: non-scaling-stroke; }
     .result.true { fill: #17becf; } .result.false { fill: #ff7f0e; }
     .missed { fill: none; stroke: #ff7f0e; stroke-width: 2; vector-effect: non-scaling-stroke; }
@@ -390,6 +391,13 @@ enum ViewerPage {
         var li = ev.target.closest ? ev.target.closest('li[data-index]') : null;
         if (li) select(Number(li.getAttribute('data-index')));
       });
+      // A request on the map opens its log entry.
+      g('g-requests').addEventListener('click', function (ev) {
+        var node = ev.target.closest ? ev.target.closest('.request[data-index]') : null;
+        if (!node) return;
+        var i = data.requests[Number(node.getAttribute('data-index'))].i;
+        if (i < events.length) select(i);
+      });
       lanes.addEventListener('click', function (ev) {
         var m = ev.target.closest ? ev.target.closest('.event[data-index]') : null;
         if (m) select(Number(m.getAttribute('data-index')));
@@ -617,12 +625,7 @@ enum ViewerPage {
           ctx.fillText(text, 2, 4);
           return Array.prototype.join.call(ctx.getImageData(0, 0, canvas.width, canvas.height).data, '');
         }
-        function width(font) { ctx.font = '32px ' + font; return ctx.measureText(sample).width; }
-        var named = families.filter(function (f) {
-          return ['monospace', 'serif'].some(function (base) { return width('"' + f + '", ' + base) !== width(base); });
-        });
         var rendered = pixels(sample, stack) !== pixels(missing, stack);
-        notice.setAttribute('data-fonts', named.join(', '));
         if (!rendered) {
           notice.hidden = false;
           notice.textContent = 'Japanese text in this replay (' + sample + ') cannot be shown: no installed font has ' +
