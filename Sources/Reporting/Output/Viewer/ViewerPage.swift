@@ -60,7 +60,8 @@ enum ViewerPage {
       <pre id="event-detail" lang="ja">Click an event in the list or a mark in the lanes to see its log line.</pre>
       </aside>
       </div>
-      <div id="timeline"><div id="axis"></div><div id="lanes"></div><div id="cursor"></div></div>
+      <div id="timeline"><div id="axis"></div><div id="lanes"></div><div id="fence-lanes"></div>\
+      <div id="cursor"></div></div>
 
       """
     page += "<script type=\"application/json\" id=\"geosim-data\">"
@@ -103,10 +104,15 @@ enum ViewerPage {
     #axis { position: relative; height: 2.6em; margin-left: 9em; border-bottom: 1px solid #ccc; font-size: 11px; }
     #axis .tick { position: absolute; top: 0; border-left: 1px solid #999; padding-left: 2px; height: 100%;
       white-space: nowrap; line-height: 1.2; }
-    .lane { position: relative; height: 1.5em; border-bottom: 1px solid #eee; }
-    .lane .name { position: absolute; left: 0; width: 8.6em; overflow: hidden; text-overflow: ellipsis;
+    .lane, .fence-lane { position: relative; height: 1.5em; border-bottom: 1px solid #eee; }
+    .fence-lane { background: #fafafa; }
+    .fence-lane .seg { position: absolute; top: 0.15em; height: 0.75em; }
+    .fence-lane .seg.inside { background: #2ca02c; } .fence-lane .seg.outside { background: #1f77b4; }
+    .fence-lane .seg.unknown { background: #bbb; }
+    .fence-lane .seg.truth { top: 1em; height: 0.35em; background: #333; }
+    .lane .name, .fence-lane .name { position: absolute; left: 0; width: 8.6em; overflow: hidden; text-overflow: ellipsis;
       white-space: nowrap; font-size: 12px; line-height: 1.5em; padding-left: 0.3em; }
-    .lane .marks { position: absolute; left: 9em; right: 0; top: 0; bottom: 0; }
+    .lane .marks, .fence-lane .marks { position: absolute; left: 9em; right: 0; top: 0; bottom: 0; }
     .lane .event { position: absolute; top: 0.2em; width: 3px; margin-left: -1px; height: 1.1em; cursor: pointer; opacity: 0.85; }
     .lane .event.selected { outline: 2px solid #000; z-index: 2; }
     .shade { position: absolute; top: 0; bottom: 0; pointer-events: none; }
@@ -337,6 +343,41 @@ enum ViewerPage {
         m.title = e[0] + ' s ' + data.sources[e[1]] + '.' + e[2];
         laneMarks[e[1]].appendChild(m);
         markNodes.push(m);
+      });
+      // A lane per fence: what the phone believed (inside, outside, unknown) over the fence's
+      // active span, and under it, thin, when the true track was inside.
+      var fenceLanes = g('fence-lanes');
+      data.fences.forEach(function (f) {
+        var lane = document.createElement('div');
+        lane.className = 'fence-lane';
+        lane.setAttribute('data-id', f.id);
+        var name = document.createElement('span');
+        name.className = 'name';
+        name.textContent = 'fence ' + f.id;
+        name.title = f.kind + ' ' + f.identifier + ': believed state (bar), truly inside (thin)';
+        lane.appendChild(name);
+        var marks = document.createElement('div');
+        marks.className = 'marks';
+        lane.appendChild(marks);
+        function seg(cls, from, to, text) {
+          if (!(to > from)) return;
+          var d = document.createElement('span');
+          d.className = 'seg ' + cls;
+          d.style.left = pct(from);
+          d.style.width = ((to - from) / span * 100) + '%';
+          d.title = text + ', ' + from + '–' + to + ' s';
+          marks.appendChild(d);
+        }
+        var until = f.until === null ? data.end : f.until;
+        f.states.forEach(function (s, k) {
+          var next = k + 1 < f.states.length ? Math.min(f.states[k + 1][0], until) : until;
+          seg(s[1], Math.max(s[0], f.from), next, 'phone believes ' + s[1]);
+        });
+        f.trueStates.forEach(function (s, k) {
+          var next = k + 1 < f.trueStates.length ? f.trueStates[k + 1][0] : data.end;
+          if (s[1]) seg('truth', s[0], next, 'truly inside');
+        });
+        fenceLanes.appendChild(lane);
       });
       function shade(cls, from, to, text) {
         var d = document.createElement('div');
