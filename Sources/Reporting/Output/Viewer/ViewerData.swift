@@ -129,6 +129,7 @@ private struct Builder {
 
   static func r2(_ v: Double) -> JSONValue { .number((v * 100).rounded() / 100) }
   static func r3(_ v: Double) -> JSONValue { .number((v * 1_000).rounded() / 1_000) }
+  static func r6(_ v: Double) -> JSONValue { .number((v * 1e6).rounded() / 1e6) }
   static func xy(_ p: (Double, Double)) -> [String: JSONValue] { ["x": r2(p.0), "y": r2(p.1)] }
   static func t(_ time: SimTime) -> JSONValue { .number((time.seconds * 1_000).rounded() / 1_000) }
 
@@ -230,6 +231,8 @@ private struct Builder {
           max(0, l.horizontalAccuracy) * projection.unitsPerMetre(atLatitude: l.coordinate.latitude)
         )
         o["accuracy"] = Self.r2(l.horizontalAccuracy)
+        o["latitude"] = Self.r6(l.coordinate.latitude)
+        o["longitude"] = Self.r6(l.coordinate.longitude)
         return .object(o)
       })
     data["estimates"] = .array(
@@ -237,6 +240,8 @@ private struct Builder {
         var o = Self.xy(projection.point(c))
         o["t"] = Self.t(e.time)
         o["i"] = .number(Double(e.sequence))
+        o["latitude"] = Self.r6(c.latitude)
+        o["longitude"] = Self.r6(c.longitude)
         return .object(o)
       })
     data["fences"] = fences(geofence, samples: samples, projection: projection)
@@ -303,8 +308,9 @@ private struct Builder {
   func track(_ samples: [TrajectorySample], _ projection: ViewerProjection) -> JSONValue {
     guard !samples.isEmpty else {
       return .object([
-        "t": .array([]), "x": .array([]), "y": .array([]), "breaks": .array([]),
-        "arrows": .array([]), "start": .null, "end": .null,
+        "t": .array([]), "x": .array([]), "y": .array([]), "latitude": .array([]),
+        "longitude": .array([]), "breaks": .array([]), "arrows": .array([]), "start": .null,
+        "end": .null,
       ])
     }
     let steps = zip(samples.dropFirst(), samples).map { ($0.time - $1.time).seconds }.sorted()
@@ -322,6 +328,8 @@ private struct Builder {
     var t: [JSONValue] = []
     var x: [JSONValue] = []
     var y: [JSONValue] = []
+    var lat: [JSONValue] = []
+    var lon: [JSONValue] = []
     var breaks: [JSONValue] = []
     var arrows: [JSONValue] = []
     for segment in segments {
@@ -333,14 +341,16 @@ private struct Builder {
         t.append(Self.t(samples[i].time))
         x.append(Self.r2(p.0))
         y.append(Self.r2(p.1))
+        lat.append(Self.r6(samples[i].coordinate.latitude))
+        lon.append(Self.r6(samples[i].coordinate.longitude))
       }
       arrows += Self.arrows(points)
     }
     let first = projection.point(samples[0].coordinate)
     let last = projection.point(samples[samples.count - 1].coordinate)
     return .object([
-      "t": .array(t), "x": .array(x), "y": .array(y), "breaks": .array(breaks),
-      "arrows": .array(arrows),
+      "t": .array(t), "x": .array(x), "y": .array(y), "latitude": .array(lat),
+      "longitude": .array(lon), "breaks": .array(breaks), "arrows": .array(arrows),
       "start": .object(Self.xy(first).merging(["t": Self.t(samples[0].time)]) { $1 }),
       "end": .object(Self.xy(last).merging(["t": Self.t(samples[samples.count - 1].time)]) { $1 }),
     ])

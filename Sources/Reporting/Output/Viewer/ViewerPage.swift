@@ -44,6 +44,7 @@ enum ViewerPage {
       step="any" value="\(JSONText.number(start))" aria-label="time"/>
       <span id="clock">t = 0.0 s</span>
       </div>
+      <p id="readout"></p>
       <div id="main">
       <div id="map-box">
       <svg id="map" xmlns="http://www.w3.org/2000/svg" lang="ja" viewBox="0 0 1000 700" role="img" \
@@ -87,6 +88,7 @@ enum ViewerPage {
     #controls { display: flex; gap: 0.8em; align-items: center; margin: 0.4em 0; flex-wrap: wrap; }
     #scrub { flex: 1; min-width: 16em; }
     #clock { font-variant-numeric: tabular-nums; min-width: 22em; }
+    #readout { margin: 0.2em 0 0.4em; font-size: 13px; font-variant-numeric: tabular-nums; color: #333; }
     #main { display: flex; gap: 0.8em; align-items: flex-start; }
     #map-box { flex: 3; min-width: 0; }
     #map { width: 100%; height: auto; border: 1px solid #bbb; background: #eef4f8; touch-action: none; cursor: grab; }
@@ -532,7 +534,14 @@ enum ViewerPage {
         return i < 0 ? null : list[i];
       }
       var current = -1;
-      var scrub = g('scrub'), clock = g('clock');
+      var scrub = g('scrub'), clock = g('clock'), readout = g('readout');
+      /** The haversine distance in metres on a 6,371 km sphere (for reading, not judging). */
+      function distance(a, b) {
+        var r = Math.PI / 180, dLat = (b[0] - a[0]) * r, dLon = (b[1] - a[1]) * r;
+        var h = Math.pow(Math.sin(dLat / 2), 2) + Math.cos(a[0] * r) * Math.cos(b[0] * r) * Math.pow(Math.sin(dLon / 2), 2);
+        return 2 * 6371000 * Math.asin(Math.min(1, Math.sqrt(h)));
+      }
+      function metres(m) { return m >= 10000 ? (m / 1000).toFixed(0) + ' km' : m >= 1000 ? (m / 1000).toFixed(1) + ' km' : m.toFixed(0) + ' m'; }
       function update() {
         var t = now;
         scrub.value = String(t);
@@ -541,13 +550,17 @@ enum ViewerPage {
         // True position, between samples on the straight line; absent before the track and
         // in its breaks.
         var i = lastAtOrBefore(tr.t, t, function (v) { return v; });
+        var truth = null, parts = [];
         if (i < 0) { hide(markerTrue); } else {
-          var x = tr.x[i], y = tr.y[i];
+          var x = tr.x[i], y = tr.y[i], la = tr.latitude[i], lo = tr.longitude[i];
           if (i + 1 < tr.t.length && tr.breaks.indexOf(i + 1) < 0 && tr.t[i + 1] > tr.t[i]) {
-            var f = (t - tr.t[i]) / (tr.t[i + 1] - tr.t[i]);
+            var f = Math.min(1, (t - tr.t[i]) / (tr.t[i + 1] - tr.t[i]));
             x = x + (tr.x[i + 1] - x) * f; y = y + (tr.y[i + 1] - y) * f;
+            la = la + (tr.latitude[i + 1] - la) * f; lo = lo + (tr.longitude[i + 1] - lo) * f;
           }
           show(markerTrue, x, y);
+          truth = [la, lo];
+          parts.push('true position ' + degrees(la) + ', ' + degrees(lo));
         }
         var fi = lastAtOrBefore(data.fixes, t, function (f) { return f.t; });
         if (fi < 0) { hide(markerFix); hide(accuracy); } else {
@@ -558,6 +571,17 @@ enum ViewerPage {
         }
         var ei = lastAtOrBefore(data.estimates, t, function (e) { return e.t; });
         if (ei < 0) { hide(markerEstimate); } else { show(markerEstimate, data.estimates[ei].x, data.estimates[ei].y); }
+        function off(p) { return truth ? ', ' + metres(distance(truth, [p.latitude, p.longitude])) + ' from the truth' : ''; }
+        if (fi >= 0) {
+          var lf = data.fixes[fi];
+          parts.push('fix ' + (t - lf.t).toFixed(1) + ' s old, ' + (lf.accuracy < 0 ? 'invalid (accuracy ' + lf.accuracy + ')' :
+            '±' + metres(lf.accuracy)) + off(lf));
+        } else { parts.push('no fix yet'); }
+        if (ei >= 0) {
+          var le = data.estimates[ei];
+          parts.push('region engine estimate of ' + le.t.toFixed(1) + ' s' + off(le));
+        }
+        readout.textContent = parts.join(' · ');
         data.fences.forEach(function (f, k) {
           var active = t >= f.from && (f.until === null || t <= f.until);
           var s = active ? stateAt(f.states, t) : null;
