@@ -54,7 +54,8 @@ enum ViewerPage {
       <g id="g-labels"></g>
       </svg>
       <div id="legend"></div>
-      <p class="hint">Wheel to zoom, drag to pan, double-click to reset.</p>
+      <p class="hint">Wheel to zoom, drag to pan, double-click to reset; space plays or pauses, \
+      the arrow keys go to the previous or next event.</p>
       </div>
       <aside>
       <ol id="events" lang="ja"></ol>
@@ -651,21 +652,40 @@ enum ViewerPage {
         vb = [p[0] - (p[0] - vb[0]) * w / vb[2], p[1] - (p[1] - vb[1]) * h / vb[3], w, h];
         applyView();
       }, { passive: false });
+      // A drag pans once it has moved a few pixels, so that a click still reaches what it is on.
       var drag = null;
       svg.addEventListener('pointerdown', function (ev) {
-        drag = { x: ev.clientX, y: ev.clientY, vb: vb.slice(), s: toView(ev)[2] };
-        if (svg.setPointerCapture) svg.setPointerCapture(ev.pointerId);
+        drag = { x: ev.clientX, y: ev.clientY, vb: vb.slice(), s: toView(ev)[2], id: ev.pointerId, moving: false };
       });
       svg.addEventListener('pointermove', function (ev) {
         if (!drag) return;
+        if (!drag.moving) {
+          if (Math.abs(ev.clientX - drag.x) + Math.abs(ev.clientY - drag.y) < 4) return;
+          drag.moving = true;
+          if (svg.setPointerCapture) svg.setPointerCapture(drag.id);
+        }
         vb = [drag.vb[0] - (ev.clientX - drag.x) * drag.s, drag.vb[1] - (ev.clientY - drag.y) * drag.s, vb[2], vb[3]];
         svg.setAttribute('viewBox', vb.map(function (v) { return v.toFixed(3); }).join(' '));
       });
-      function endDrag() { if (drag) { drag = null; layout(); } }
+      function endDrag() { if (drag) { var moved = drag.moving; drag = null; if (moved) layout(); } }
       svg.addEventListener('pointerup', endDrag);
       svg.addEventListener('pointercancel', endDrag);
       svg.addEventListener('dblclick', function () { vb = [0, 0, W, H]; applyView(); });
       window.addEventListener('resize', layout);
+
+      // Keys: space plays or pauses, the arrows go to the previous or next event.
+      document.addEventListener('keydown', function (ev) {
+        var tag = ev.target && ev.target.tagName;
+        if (tag === 'INPUT' || tag === 'SELECT' || tag === 'BUTTON' || tag === 'TEXTAREA') return;
+        if (ev.key === ' ') { ev.preventDefault(); setPlaying(!playing); }
+        if (ev.key === 'ArrowRight' || ev.key === 'ArrowLeft') {
+          ev.preventDefault();
+          var c = lastAtOrBefore(events, now, function (e) { return e[0]; });
+          var i = ev.key === 'ArrowRight' ? c + 1 : c;
+          while (ev.key === 'ArrowLeft' && i >= 0 && events[i][0] >= now) i--;
+          if (i >= 0 && i < events.length) seek(events[i][0]);
+        }
+      });
 
       // Japanese text needs a CJK font: when the data holds some, draw a sample of it and the
       // same number of unassigned code points (drawn as the missing-glyph box); identical pixels
