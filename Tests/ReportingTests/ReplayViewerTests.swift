@@ -136,6 +136,40 @@ private func string(_ v: JSONValue?) -> String? {
     #expect(number(capped["eventsEmbedded"]) == 10 && number(capped["eventCount"]) == count)
   }
 
+  @Test func aFenceIsUnknownUntilThePhoneDecidesAndThenWhatItDecided() throws {
+    let data = try embeddedData(
+      try viewer("arrival-alarm/train-to-shinagawa-corrected.scenario.json"))
+    let fences = array(data["fences"]).map { object($0) }
+    try #require(!fences.isEmpty)
+    for fence in fences {
+      let states = array(fence["states"]).map { array($0) }
+      #expect(string(states.first?[1]) == "unknown")
+      #expect(number(states.first?[0]) == number(fence["from"]))
+    }
+    // The alarm's region: the phone decided it was inside on arrival, where it truly was.
+    let decided = fences.flatMap { array($0["states"]).map { array($0) } }
+      .filter { string($0[1]) == "inside" }
+    #expect(!decided.isEmpty)
+    let truth = fences.compactMap { array($0["trueStates"]).last.map { array($0) } }
+    #expect(truth.contains { $0.last == .bool(true) })
+  }
+
+  @Test func theStaticMapDrawsRequestsAsSentToo() throws {
+    let weatherRun = try replayShipped(
+      "weather-widget/first-launch-as-published.scenario.json", resources: resources)
+    let weather = try ScenarioReport(
+      input: ReportInput(weatherRun), context: weatherRun.world.geos, resources: resources)
+    let map = try #require(weather.mapSVG())
+    #expect(map.contains("weather lat=0.0 lon=0.0"))
+    #expect(!map.contains("nothing to draw"))
+    let boxRun = try replayShipped(
+      "station-finder/box-north-east-first-as-published.scenario.json", resources: resources)
+    let box = try ScenarioReport(
+      input: ReportInput(boxRun), context: boxRun.world.geos, resources: resources)
+    let boxMap = try #require(box.mapSVG())
+    #expect(boxMap.contains("SW as sent") && boxMap.contains("NE as sent"))
+  }
+
   @Test func twoReplaysGiveTheSameBytes() throws {
     let path = "station-finder/box-north-east-first-as-published.scenario.json"
     #expect(try viewer(path) == viewer(path))
