@@ -144,6 +144,7 @@ enum ViewerPage {
     .request.future { opacity: 0.25; }
     .request { cursor: pointer; }
     .request .diagonal { stroke: #d62728; stroke-width: 1.5; vector-effect: non-scaling-stroke; }
+    .result { stroke: #fff; stroke-width: 1; vector-effect: non-scaling-stroke; }
     .result.true { fill: #17becf; } .result.false { fill: #ff7f0e; }
     .missed { fill: none; stroke: #ff7f0e; stroke-width: 2; vector-effect: non-scaling-stroke; }
     .track { fill: none; stroke: #555; stroke-width: 2; vector-effect: non-scaling-stroke; }
@@ -255,7 +256,7 @@ enum ViewerPage {
           label('"northeast" as sent (' + degrees(r.sent[1].latitude) + ', ' + degrees(r.sent[1].longitude) + ')', c[2][0], c[2][1], 'request', 2, 4);
         }
         r.results.forEach(function (p) {
-          title(el('rect', { 'class': 'result ' + (p.true === false ? 'false' : 'true'), x: p.x - 3, y: p.y - 3, width: 6, height: 6 }, node),
+          title(el('rect', { 'class': 'result ' + (p.true === false ? 'false' : 'true'), x: p.x - 5, y: p.y - 5, width: 10, height: 10 }, node),
             'returned: ' + p.name + (p.true === false ? ' (not a true match)' : ''));
         });
         r.missed.forEach(function (p) {
@@ -475,6 +476,11 @@ enum ViewerPage {
       function layout() {
         var k = unitsPerPixel();
         var size = 11 * k, placed = [];
+        // The labelled points themselves are in the way of every other label.
+        var points = labels.map(function (l) {
+          var r = (l.radius + 1) * k;
+          return [l.x - r, l.y - r, l.x + r, l.y + r, l];
+        });
         var view = [vb[0], vb[1], vb[0] + vb[2], vb[1] + vb[3]];
         var shown = [];
         labels.forEach(function (l) {
@@ -491,7 +497,8 @@ enum ViewerPage {
             var x0 = anchor === 'start' ? l.x + dx : anchor === 'end' ? l.x + dx - w : l.x - w / 2;
             var box = [x0, l.y + dy - h * 0.85, x0 + w, l.y + dy + h * 0.15];
             if (box[2] < view[0] || box[0] > view[2] || box[3] < view[1] || box[1] > view[3]) continue;
-            var free = placed.every(function (p) { return box[2] < p[0] || box[0] > p[2] || box[3] < p[1] || box[1] > p[3]; });
+            var clear = function (p) { return box[2] < p[0] || box[0] > p[2] || box[3] < p[1] || box[1] > p[3]; };
+            var free = placed.every(clear) && points.every(function (p) { return p[4] === l || clear(p); });
             if (free) chosen = { x: l.x + dx, y: l.y + dy, anchor: anchor, box: box };
           }
           if (chosen) {
