@@ -62,6 +62,16 @@ private func string(_ v: JSONValue?) -> String? {
     }
   }
 
+  @Test func textFromTheScenarioCannotEndTheDataScript() throws {
+    let text = "</script><script>alert(1)</script> <!-- x -->"
+    let embedded = ViewerPage.embedded(.object(["description": .string(text)]))
+    #expect(!embedded.contains("</") && !embedded.contains("<!"))
+    #expect(try JSONValue(parsing: Data(embedded.utf8)) == .object(["description": .string(text)]))
+    let page = ViewerPage.html(
+      title: "<b>", description: text, data: .object([:]), start: 0, end: 1)
+    #expect(!page.contains("<b>") && !page.contains("<script>alert"))
+  }
+
   @Test func theWeatherRequestAtNullIslandIsDrawnWhereItWasSent() throws {
     let data = try embeddedData(
       try viewer("weather-widget/first-launch-as-published.scenario.json"))
