@@ -19,6 +19,7 @@ enum ViewerPage {
       <meta charset="utf-8"/>
       <meta name="viewport" content="width=device-width, initial-scale=1"/>
       <title>\(name): replay</title>
+      <link rel="icon" href="data:,"/>
       <style>
       \(style)
       </style>
