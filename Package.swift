@@ -39,6 +39,11 @@ let package = Package(
       pkgConfig: "sqlite3",
       providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]
     ),
+    .systemLibrary(
+      name: "CLibPQ",
+      pkgConfig: "libpq",
+      providers: [.apt(["libpq-dev"]), .brew(["libpq"])]
+    ),
     .target(name: "Errors"),
     .target(name: "JSON"),
     .target(name: "CSV"),
@@ -47,7 +52,8 @@ let package = Package(
     .target(name: "SimKernel", dependencies: ["Errors", "JSON"]),
     .target(name: "Device", dependencies: ["Errors", "Geo", "JSON", "SimKernel"]),
     .target(
-      name: "Cloud", dependencies: ["CSQLite", "CSV", "Errors", "Geo", "JSON", "SimKernel"],
+      name: "Cloud",
+      dependencies: ["CLibPQ", "CSQLite", "CSV", "Errors", "Geo", "JSON", "SimKernel"],
       resources: [.copy("Resources/languages"), .copy("Resources/places")]),
     .target(name: "Traces", dependencies: ["CSV", "Errors", "Geo", "JSON"]),
     .target(name: "GeoSimFrameworks", dependencies: ["Device", "Geo", "JSON", "SimKernel"]),
@@ -99,7 +105,9 @@ let package = Package(
       resources: [.copy("Fixtures")]),
     .testTarget(
       name: "ReplayTests",
-      dependencies: ["GeoSimTesting", "Replay", "Device", "Geo", "JSON", "SimKernel", "Traces"],
+      dependencies: [
+        "Cloud", "GeoSimTesting", "Replay", "Device", "Geo", "JSON", "SimKernel", "Traces",
+      ],
       resources: [.copy("Fixtures")]),
     .testTarget(
       name: "geosimTests",

@@ -118,17 +118,12 @@ public struct CSVReader: Sendable {
 
   /// The next record, or `nil` at the end of the text.
   public mutating func next() throws(CSVSyntaxError) -> CSVRecord? {
-    while i < bytes.count {
-      let first = skipSpaces(from: i)
-      if first == bytes.count || isLineBreak(bytes[first])
-        || (skipsComments && bytes[first] == UInt8(ascii: "#"))
-      {
-        skipLine()
-        continue
-      }
-      return try record()
-    }
-    return nil
+    var fields: [String] = []
+    guard
+      let line = try nextRecord({ _, bytes in fields.append(String(decoding: bytes, as: UTF8.self))
+      })
+    else { return nil }
+    return CSVRecord(fields: fields, line: line)
   }
 
   /// The records from here to the end of the text.
@@ -167,11 +162,43 @@ public struct CSVReader: Sendable {
     if i < bytes.count { takeLineBreak() }
   }
 
-  private mutating func record() throws(CSVSyntaxError) -> CSVRecord {
+  /// Reads the next record without making a string of each field: `visit` is given each
+  /// field's position in the record (0-based) and its bytes, as ``next()`` would decode them
+  /// (a quoted field's quotes undone), valid only during the call.
+  ///
+  /// - Returns: the 1-based line the record starts on, or `nil` at the end of the text.
+  /// - Throws: ``CSVSyntaxError`` as ``next()`` does.
+  public mutating func nextRecord(
+    _ visit: (_ field: Int, _ bytes: UnsafeBufferPointer<UInt8>) -> Void
+  ) throws(CSVSyntaxError) -> Int? {
+    while i < bytes.count {
+      let first = skipSpaces(from: i)
+      if first == bytes.count || isLineBreak(bytes[first])
+        || (skipsComments && bytes[first] == UInt8(ascii: "#"))
+      {
+        skipLine()
+        continue
+      }
+      return try fieldsOfRecord(visit)
+    }
+    return nil
+  }
+
+  /// Reads the record at `i`, giving `visit` each field's bytes; returns its line.
+  private mutating func fieldsOfRecord(
+    _ visit: (_ field: Int, _ bytes: UnsafeBufferPointer<UInt8>) -> Void
+  ) throws(CSVSyntaxError) -> Int {
     let recordLine = line
-    var fields: [String] = []
+    let text = bytes
+    var quoted: [UInt8] = []
+    var index = 0
     while true {
-      fields.append(try field())
+      if let range = try field(unquotingInto: &quoted) {
+        text.withUnsafeBufferPointer { visit(index, UnsafeBufferPointer(rebasing: $0[range])) }
+      } else {
+        quoted.withUnsafeBufferPointer { visit(index, $0) }
+      }
+      index += 1
       guard i < bytes.count else { break }
       if bytes[i] == delimiter.rawValue {
         i += 1
@@ -180,21 +207,26 @@ public struct CSVReader: Sendable {
         break
       }
     }
-    return CSVRecord(fields: fields, line: recordLine)
+    return recordLine
   }
 
   /// Reads one field, leaving `i` at the delimiter, the line break or the end that follows it.
-  private mutating func field() throws(CSVSyntaxError) -> String {
+  ///
+  /// - Returns: the range of an unquoted field's bytes; `nil` for a quoted field, whose bytes
+  ///   (its quotes undone) are then in `text`.
+  private mutating func field(unquotingInto text: inout [UInt8]) throws(CSVSyntaxError)
+    -> Range<Int>?
+  {
     let start = i
     let afterSpaces = skipSpaces(from: i)
     guard afterSpaces < bytes.count, bytes[afterSpaces] == UInt8(ascii: "\"") else {
       while i < bytes.count, bytes[i] != delimiter.rawValue, !isLineBreak(bytes[i]) { i += 1 }
-      return String(decoding: bytes[start..<i], as: UTF8.self)
+      return start..<i
     }
     let openingLine = line
     let openingColumn = column(of: afterSpaces)
     i = afterSpaces + 1
-    var text: [UInt8] = []
+    text.removeAll(keepingCapacity: true)
     while true {
       guard i < bytes.count else {
         throw CSVSyntaxError(
@@ -227,7 +259,7 @@ public struct CSVReader: Sendable {
           + "found \(Self.describe(bytes, at: i)) (a quote inside a quoted field is written \"\")",
         line: line, column: column(of: i))
     }
-    return String(decoding: text, as: UTF8.self)
+    return nil
   }
 
   /// The 1-based column of `offset` on the current line, in Unicode scalars.

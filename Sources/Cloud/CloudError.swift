@@ -12,6 +12,10 @@ public struct CloudErrorCode: ModuleErrorCode, CustomStringConvertible {
   public static let invalidArgument = CloudErrorCode(name: "invalidArgument")
   /// A dataset or word list that cannot be read; the message names the file and line.
   public static let invalidData = CloudErrorCode(name: "invalidData")
+  /// A database server that cannot be reached, refuses the credentials, lacks the table or
+  /// column named, or runs past its statement timeout; the message names the database (its URL
+  /// without the password) and what was expected.
+  public static let database = CloudErrorCode(name: "database")
   /// The code's name.
   public var description: String { name }
 }

@@ -1,3 +1,4 @@
+import Cloud
 import Device
 import Foundation
 import Geo
@@ -39,6 +40,12 @@ public struct Scenario: Sendable {
   public var app: AppSelection
   /// Station lists loaded into the NCMB-compatible datastore.
   public var datasets: [DatasetSource]
+  /// The datastore's spatial backend (`"backend"`; GEOS's STRtree by default). A PostGIS
+  /// backend whose target names a user's table reads the scenario's stations from that table,
+  /// into ``tableStations``, instead of from datasets.
+  public var backend: SpatialBackendKind
+  /// Where the stations of a PostGIS user table go in the datastore.
+  public var tableStations: TableStations
   /// The reverse geocoder's gazetteer: a GeoJSON file, or `nil` for the built-in central Tokyo.
   public var gazetteer: URL?
   /// The true movement, if the phone moves (or is anywhere at all) before a timeline `trace`.
@@ -66,6 +73,8 @@ public struct Scenario: Sendable {
     self.device = DeviceSetup()
     self.app = app
     self.datasets = []
+    self.backend = .strtree
+    self.tableStations = TableStations()
     self.gazetteer = nil
     self.trace = nil
     self.environment = EnvironmentSetup()
@@ -189,6 +198,28 @@ public struct AppSelection: Sendable {
     self.name = name
     self.variant = variant
     self.configuration = configuration
+  }
+}
+
+/// The class and GeoPoint field that the stations of a user's PostGIS table are imported into.
+public struct TableStations: Sendable, Hashable {
+  /// The NCMB class.
+  public var className = "Station"
+  /// The GeoPoint field.
+  public var geoField = "geo"
+
+  /// The seed app's `Station.geo`, unless given.
+  public init(className: String = "Station", geoField: String = "geo") {
+    self.className = className
+    self.geoField = geoField
+  }
+}
+
+extension Scenario {
+  /// The user's PostGIS table the stations are read from, if the backend names one.
+  public var postGISTable: PostGISTarget? {
+    if case .postgis(let target) = backend, target.table != nil { return target }
+    return nil
   }
 }
 

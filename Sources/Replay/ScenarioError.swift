@@ -1,3 +1,5 @@
+import Errors
+
 /// A scenario that cannot be replayed as written: the file, the place in it (a JSON path and,
 /// where known, the line and column) and what was expected.
 public struct ScenarioError: Error, Sendable, Hashable, CustomStringConvertible {
@@ -45,11 +47,7 @@ public struct ScenarioError: Error, Sendable, Hashable, CustomStringConvertible 
 
   /// `file:line:column: path: message`, leaving out what is unknown.
   public var description: String {
-    var place = file
-    if let line {
-      place += ":\(line)"
-      if let column { place += ":\(column)" }
-    }
+    let place = filePlace(file, line: line, column: column)
     return path.isEmpty ? "\(place): \(message)" : "\(place): \(path): \(message)"
   }
 }

@@ -1,3 +1,4 @@
+import Cloud
 import Device
 import Errors
 import Foundation
@@ -250,8 +251,9 @@ struct ScenarioReader {
       root,
       allowed: [
         "$schema", "format", "name", "description", "expect", "seed", "runs", "start", "timeZone",
-        "duration", "device", "app", "datasets", "gazetteer", "trace", "environment", "timeline",
-        "expectations", "report",
+        "duration", "device", "app", "datasets", "backend", "database", "table",
+        "statementTimeout", "gazetteer",
+        "trace", "environment", "timeline", "expectations", "report",
       ],
       required: ["format", "name", "start", "duration", "app"])
     // The JSON Schema an editor checks the document against (docs/schemas); only its type
@@ -301,6 +303,7 @@ struct ScenarioReader {
       scenario.device.apply(profile)
     }
     if let n = m["datasets"] { scenario.datasets = try array(n).map(dataset) }
+    try backend(m, into: &scenario)
     if let n = m["gazetteer"] { scenario.gazetteer = try file(n) }
     if let n = m["trace"] { scenario.trace = try trace(n, startAt: nil) }
     if let n = m["environment"] { scenario.environment = try environment(n, duration: duration) }
@@ -370,6 +373,73 @@ struct ScenarioReader {
       selection.configuration = n.value
     }
     return selection
+  }
+
+  /// `"backend"`, and with `"postgis"` its `"database"` URL, the optional user `"table"` and
+  /// `"statementTimeout"` (seconds).
+  func backend(_ m: [String: Node], into scenario: inout Scenario) throws {
+    let names = ["strtree", "brute", "memory", "sqlite", "postgis"]
+    let name = try m["backend"].map { try string($0) } ?? "strtree"
+    guard name == "postgis" else {
+      for key in ["database", "table", "statementTimeout"] {
+        if let n = m[key] {
+          throw error(n.path, "expected only with \"backend\": \"postgis\"")
+        }
+      }
+      switch name {
+      case "strtree": scenario.backend = .strtree
+      case "brute": scenario.backend = .bruteForce
+      case "memory": scenario.backend = .inMemory
+      case "sqlite": scenario.backend = .sqlite(directory: nil)
+      default:
+        throw error(
+          m["backend"]!.path,
+          "expected one of \(names.map { "'\($0)'" }.joined(separator: ", ")), found '\(name)'")
+      }
+      return
+    }
+    guard let databaseNode = m["database"] else {
+      throw error(
+        m["backend"]!.path,
+        "\"postgis\" needs \"database\": a URL such as postgresql://user@host:5432/db")
+    }
+    let url = try string(databaseNode)
+    guard !url.isEmpty else {
+      throw error(databaseNode.path, "expected a PostgreSQL URL, found an empty string")
+    }
+    var target = PostGISTarget(url: url)
+    if let n = m["statementTimeout"] {
+      let s = try seconds(n)
+      guard s <= 86_400 else { throw error(n.path, "expected at most 86400 s (0: none)") }
+      target.statementTimeoutMilliseconds = Int((s * 1000).rounded())
+    }
+    if let n = m["table"] {
+      let t = try members(
+        n,
+        allowed: [
+          "schema", "name", "geometryColumn", "idColumn", "nameColumn", "class", "geoField",
+        ],
+        required: ["name"])
+      func text(_ key: String, _ fallback: String) throws -> String {
+        guard let node = t[key] else { return fallback }
+        let value = try string(node)
+        guard !value.isEmpty else { throw error(node.path, "expected a name, found \"\"") }
+        return value
+      }
+      target.table = PostGISTable(
+        schema: try text("schema", "public"), name: try text("name", ""),
+        geometryColumn: try text("geometryColumn", "geom"), idColumn: try text("idColumn", "id"),
+        nameColumn: try t["nameColumn"].map { _ in try text("nameColumn", "") })
+      scenario.tableStations = TableStations(
+        className: try text("class", "Station"), geoField: try text("geoField", "geo"))
+      if !scenario.datasets.isEmpty {
+        throw error(
+          n.path,
+          "expected either \"datasets\" or a PostGIS \"table\", not both: the table's rows "
+            + "are the stations")
+      }
+    }
+    scenario.backend = .postgis(target)
   }
 
   func dataset(_ node: Node) throws -> DatasetSource {

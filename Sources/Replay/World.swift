@@ -100,7 +100,7 @@ public final class World {
       user: user)
     airplaneMode = scenario.device.airplaneMode
     network = SimulatedNetwork(simulation: simulation)
-    datastore = GeoDatastore(seed: scenario.seed, simulation: simulation)
+    datastore = GeoDatastore(seed: scenario.seed, backend: scenario.backend, simulation: simulation)
 
     var stations: [StationRecord] = []
     for (index, dataset) in scenario.datasets.enumerated() {
@@ -117,6 +117,36 @@ public final class World {
         throw fail("datasets[\(index)]", error.message)
       } catch {
         throw fail("datasets[\(index)]", "\(dataset.file.path): \(error)")
+      }
+    }
+    if let target = scenario.postGISTable {
+      // The truth needs the same points as the server: they are read from the table once.
+      let table = scenario.tableStations
+      do {
+        let records = try PostGISBackend.stations(in: target)
+        try datastore.importStations(records, className: table.className, geoField: table.geoField)
+        stations += records
+      } catch let error as CloudError {
+        throw fail("table", error.message)
+      } catch {
+        throw fail("table", "\(target.displayName): \(error)")
+      }
+    }
+    if case .postgis = scenario.backend {
+      // A server that cannot be reached, or a table that changed, is the scenario's error
+      // before anything runs, not an E500001 in the middle of the run.
+      var fields = scenario.datasets.map { ($0.className, $0.geoField) }
+      if scenario.postGISTable != nil {
+        fields.append((scenario.tableStations.className, scenario.tableStations.geoField))
+      }
+      for (className, field) in fields {
+        do {
+          try datastore.prepareIndex(className: className, field: field)
+        } catch let error as CloudError {
+          throw fail("database", error.message)
+        } catch {
+          throw fail("database", "\(error)")
+        }
       }
     }
     self.stations = stations

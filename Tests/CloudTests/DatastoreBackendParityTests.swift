@@ -8,13 +8,13 @@ import Testing
 /// Every query shape against every backend on the same seeded data: the answers must equal the
 /// brute-force truth, object for object and in the same order.
 @Suite struct DatastoreBackendParityTests {
-  private static func randomPoint(_ random: inout SplitMix64) -> GeoPoint {
+  static func randomPoint(_ random: inout SplitMix64) -> GeoPoint {
     let latitude = asin(Double.random(in: -1...1, using: &random)) * 180 / .pi
     return
       (try? GeoPoint(latitude: latitude, longitude: Double.random(in: -180...180, using: &random)))!
   }
 
-  private static func fill(_ store: GeoDatastore, seed: UInt64) throws {
+  static func fill(_ store: GeoDatastore, seed: UInt64) throws {
     var random = SplitMix64(seed: seed)
     var points = (0..<2_000).map { _ in randomPoint(&random) }
     // Poles, the antimeridian on both sides, and repeated points (ties are broken by age).
@@ -29,7 +29,7 @@ import Testing
     }
   }
 
-  private static func queries(seed: UInt64) -> [DatastoreQuery] {
+  static func queries(seed: UInt64) -> [DatastoreQuery] {
     var random = SplitMix64(seed: seed)
     var queries: [DatastoreQuery] = []
     func make(_ body: (inout DatastoreQuery) -> Void) {
@@ -125,8 +125,20 @@ import Testing
     }
   }
 
+  @Test(.enabled(if: PostGISTestServer.target != nil, PostGISTestServer.skipped))
+  func everyQueryShapeMatchesBruteForceOnPostGIS() throws {
+    try everyQueryShapeMatchesBruteForce(.postgis(PostGISTestServer.target!))
+  }
+
+  @Test(.enabled(if: PostGISTestServer.target != nil, PostGISTestServer.skipped))
+  func nearestMatchesBruteForceOnClusteredPointsOnPostGIS() throws {
+    try nearestMatchesBruteForceOnClusteredPoints(.postgis(PostGISTestServer.target!))
+  }
+
   @Test func backendsFollowChangesToTheClass() throws {
-    for kind in [SpatialBackendKind.bruteForce, .strtree, .inMemory, .sqlite(directory: nil)] {
+    var kinds = [SpatialBackendKind.bruteForce, .strtree, .inMemory, .sqlite(directory: nil)]
+    if let target = PostGISTestServer.target { kinds.append(.postgis(target)) }
+    for kind in kinds {
       let store = GeoDatastore(backend: kind)
       let tokyo = try GeoPoint(latitude: 35.681236, longitude: 139.767125)
       let object = try store.create(className: "Station", fields: ["geo": tokyo.json])
@@ -170,6 +182,7 @@ extension SpatialBackendKind {
     case .strtree: STRtreeBackend()
     case .inMemory: InMemoryIndexBackend()
     case .sqlite: try SQLiteBackend(path: ":memory:")
+    case .postgis(let target): try PostGISBackend(target: target)
     }
   }
 }

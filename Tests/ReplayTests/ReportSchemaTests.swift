@@ -48,6 +48,29 @@ import Testing
     #expect(reports.violations(of: run.json).isEmpty)
   }
 
+  @Test func aSweepOfAShippedScenarioFollowsTheSweepSchema() throws {
+    let sweeps = try validator("sweep.schema.json")
+    let file = try #require(
+      Self.shippedScenarios().first { $0.hasSuffix("train-to-shinagawa-corrected.scenario.json") })
+    let report = try GeoSimTest.sweep(
+      file, catalog: .referenceApps,
+      vary: ["app.configuration.radius=150,300", "seed=1..2"])
+    #expect(sweeps.violations(of: report.json).isEmpty, "\(sweeps.violations(of: report.json))")
+    // The alarm (the region and the notification at one place) has its own latency: the
+    // earliest of its fences' answers.
+    let group = try #require(report.groups.first)
+    let alarm = try #require(group.alarms.first)
+    #expect(alarm.latency.value != nil)
+    let earliest = try #require(group.fences.compactMap(\.latency.value).min())
+    #expect(try #require(alarm.latency.value) <= earliest)
+    // A shard with a crashed run and a missing point follows it too.
+    let crashed = SweepRun(index: 1, values: report.grid.values(at: 1), crash: "signal 4")
+    let shard = SweepReport(
+      base: file, grid: report.grid, shard: "1/2", runs: [report.runs[0], crashed],
+      expected: [0, 1, 2])
+    #expect(sweeps.violations(of: shard.json).isEmpty, "\(sweeps.violations(of: shard.json))")
+  }
+
   @Test func aReportOverRunsACrashAndAnInvalidScenarioFollowTheSchema() throws {
     let reports = try validator("report.schema.json")
     let file = try #require(

@@ -1,3 +1,4 @@
+import Cloud
 import Device
 import Foundation
 import Geo
@@ -224,6 +225,63 @@ import Testing
     let e = try #require(error(with(#""timeline": [{"at": 1, "do": "shake"}]"#)))
     #expect(e.path == "timeline[0].do")
     #expect(e.message.contains("unknown event 'shake'") && e.message.contains("longPress"))
+  }
+
+  @Test func aPostGISBackendNamesItsDatabaseAndOptionallyTheUsersTable() throws {
+    let plain = try scenario(minimal)
+    #expect(plain.backend == .strtree && plain.postGISTable == nil)
+    #expect(try scenario(with(#""backend": "sqlite""#)).backend == .sqlite(directory: nil))
+    let own = try scenario(
+      with(#""backend": "postgis", "database": "postgresql://geosim@127.0.0.1:54329/geosim""#))
+    #expect(
+      own.backend == .postgis(PostGISTarget(url: "postgresql://geosim@127.0.0.1:54329/geosim")))
+    #expect(own.postGISTable == nil)
+    let patient = try scenario(
+      with(#""backend": "postgis", "database": "postgresql://h/db", "statementTimeout": 2.5"#))
+    #expect(
+      patient.backend
+        == .postgis(PostGISTarget(url: "postgresql://h/db", statementTimeoutMilliseconds: 2_500)))
+    let user = try scenario(
+      with(
+        #""backend": "postgis", "database": "postgresql://h/db", "table": "#
+          + #"{"schema": "rail", "name": "stations", "geometryColumn": "g", "nameColumn": "label", "#
+          + #""class": "Eki", "geoField": "where"}"#))
+    #expect(
+      user.postGISTable?.table
+        == PostGISTable(
+          schema: "rail", name: "stations", geometryColumn: "g", idColumn: "id",
+          nameColumn: "label"))
+    #expect(user.tableStations == TableStations(className: "Eki", geoField: "where"))
+  }
+
+  @Test(arguments: [
+    (
+      #""backend": "btree""#, "backend",
+      "expected one of 'strtree', 'brute', 'memory', 'sqlite', 'postgis', found 'btree'"
+    ),
+    (
+      #""backend": "postgis""#, "backend",
+      #""postgis" needs "database": a URL such as postgresql://user@host:5432/db"#
+    ),
+    (#""database": "postgresql://h/db""#, "database", #"expected only with "backend": "postgis""#),
+    (
+      #""backend": "postgis", "database": """#, "database",
+      "expected a PostgreSQL URL, found an empty string"
+    ),
+    (
+      #""backend": "postgis", "database": "postgresql://h/db", "table": {"schema": "s"}"#, "table",
+      "missing required key 'name'"
+    ),
+    (
+      #""datasets": [{"file": "walk.scenario.json"}], "backend": "postgis", "database": "postgresql://h/db", "table": {"name": "t"}"#,
+      "table",
+      #"expected either "datasets" or a PostGIS "table", not both: the table's rows are the stations"#
+    ),
+  ])
+  func aBadBackendIsNamedWithItsPlace(member: String, path: String, message: String) throws {
+    let e = try #require(error(with(member)))
+    #expect(e.path == path)
+    #expect(e.message.hasPrefix(message), "\(e.message)")
   }
 
   @Test func aMissingFileIsNamed() throws {

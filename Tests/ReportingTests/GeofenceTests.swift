@@ -311,6 +311,7 @@ private final class Log {
     #expect(alarm.trueCrossings == 1 && alarm.detected == 1 && alarm.missed == 0)
     #expect(report.summary.trueCrossings == 2)
     #expect(alarm.latencyMedian == report.fenceSummaries.compactMap(\.latencyMedian).min())
+    #expect(report.alarms[0].latencies == [try #require(alarm.latencyMedian)])
     #expect(report.markdown().contains("| **all fences** |"))
     let entry = try #require(report.crossings.first)
     #expect(entry.direction == .entry)

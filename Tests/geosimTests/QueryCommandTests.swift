@@ -48,6 +48,23 @@ private func names(_ out: String) -> [String] {
     }
   }
 
+  @Test(
+    .enabled(
+      if: ProcessInfo.processInfo.environment["GEOSIM_POSTGIS_URL"]?.isEmpty == false,
+      "GEOSIM_POSTGIS_URL is not set, so there is no PostGIS server to query"))
+  func thePostGISBackendGivesTheSameAnswerToEveryShape() {
+    let url = ProcessInfo.processInfo.environment["GEOSIM_POSTGIS_URL"]!
+    for shape in [
+      ["--near", tokyo, "--within", "1.9mi"], ["--near", tokyo, "--limit", "5", "--skip", "2"],
+      ["--box", "35.70,139.80,35.62,139.70"],
+    ] {
+      let reference = run(["query", yamanote] + shape).out
+      let result = run(["query", yamanote] + shape + ["--backend", "postgis", "--database", url])
+      #expect(result.err == "")
+      #expect(result.out == reference, "\(shape)")
+    }
+  }
+
   @Test func limitAndSkipPageThroughWhileCountStaysTheTotal() {
     let result = run([
       "query", yamanote, "--near", tokyo, "--within", "0.000471rad", "--limit", "2", "--skip", "1",
@@ -143,7 +160,9 @@ private func names(_ out: String) -> [String] {
         ["query", yamanote, "--near", tokyo, "--box", "1,2,3,4"],
         "Error: expected exactly one of --near, --box and --rest, found 2"
       ),
-      (["query", "--near", tokyo], "Error: Missing expected argument '<dataset>'"),
+      (
+        ["query", "--near", tokyo], "Error: expected a dataset (or --backend postgis with --table)"
+      ),
       (
         ["query", yamanote, "--near", "35.6"],
         "Error: --near '35.6': expected LAT,LON in decimal degrees"
@@ -163,7 +182,19 @@ private func names(_ out: String) -> [String] {
       ),
       (
         ["query", yamanote, "--near", tokyo, "--backend", "btree"],
-        "Error: --backend 'btree': expected strtree, brute, sqlite or memory"
+        "Error: --backend 'btree': expected strtree, brute, sqlite, memory or postgis"
+      ),
+      (
+        ["query", yamanote, "--near", tokyo, "--database", "postgresql://127.0.0.1/db"],
+        "Error: --database needs --backend postgis"
+      ),
+      (
+        ["query", "--near", tokyo, "--backend", "postgis", "--database", "postgresql://h/db"],
+        "Error: --backend postgis: expected either a dataset or --table, found neither"
+      ),
+      (
+        ["query", yamanote, "--near", tokyo, "--backend", "postgis"],
+        "Error: --backend postgis needs --database"
       ),
       (
         ["query", yamanote, "--near", tokyo, "--frobnicate"], "Error: Unknown option '--frobnicate'"

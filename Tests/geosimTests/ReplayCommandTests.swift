@@ -15,14 +15,19 @@ let geosimBinary: URL = {
   return URL(fileURLWithPath: runner).deletingLastPathComponent().appendingPathComponent("geosim")
 }()
 
-/// Runs the built binary and captures its exit code and both streams.
-func geosim(_ arguments: [String], in directory: URL, input: String? = nil) throws -> (
-  code: Int32, out: String, err: String
-) {
+/// Runs the built binary and captures its exit code and both streams; `environment` adds to
+/// (or replaces) variables of this process's environment.
+func geosim(
+  _ arguments: [String], in directory: URL, input: String? = nil,
+  environment: [String: String] = [:]
+) throws -> (code: Int32, out: String, err: String) {
   let process = Process()
   process.executableURL = geosimBinary
   process.arguments = arguments
   process.currentDirectoryURL = directory
+  if !environment.isEmpty {
+    process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+  }
   let out = Pipe()
   let err = Pipe()
   process.standardOutput = out

@@ -111,10 +111,13 @@ public final class GeoDatastore {
 
   /// Builds (or brings up to date) the index of a GeoPoint field now rather than at the next
   /// query.
-  public func prepareIndex(className: String, field: String) throws(NCMBError) {
-    do { _ = try classes[className]?.index(field, kind: backendKind) } catch {
-      throw .internalFailure
-    }
+  ///
+  /// A query whose backend fails answers NCMB's E500001, as the service would; this throws
+  /// the backend's own error instead, such as a ``CloudError`` with code
+  /// ``CloudErrorCode/database`` naming the database and what was expected, so that a server
+  /// that cannot be reached is reported before anything runs.
+  public func prepareIndex(className: String, field: String) throws {
+    _ = try classes[className]?.index(field, kind: backendKind)
   }
 
   /// The number of objects in a class.

@@ -44,6 +44,9 @@ public enum SpatialBackendKind: Hashable, Sendable, CustomStringConvertible {
   /// ``SQLiteBackend``: an R*Tree in a database file per class and field, named
   /// `<class>.<field>.sqlite` in `directory` (`nil` keeps the database in memory).
   case sqlite(directory: String?)
+  /// ``PostGISBackend``: a PostGIS server through libpq, on GeoSim's own temporary table or,
+  /// read-only, on the user's table that the target names.
+  case postgis(PostGISTarget)
 
   /// The backend's name in benchmarks and logs.
   public var description: String {
@@ -52,6 +55,7 @@ public enum SpatialBackendKind: Hashable, Sendable, CustomStringConvertible {
     case .strtree: "strtree"
     case .inMemory: "inMemory"
     case .sqlite: "sqlite"
+    case .postgis: "postgis"
     }
   }
 
@@ -65,6 +69,7 @@ public enum SpatialBackendKind: Hashable, Sendable, CustomStringConvertible {
     case .bruteForce: BruteForceBackend()
     case .strtree: STRtreeBackend()
     case .inMemory: InMemoryIndexBackend()
+    case .postgis(let target): try PostGISBackend(target: target)
     }
   }
 }

@@ -23,6 +23,8 @@ struct Bench {
   /// The tool the suites run in: its worker processes replay the shipped scenarios, so the
   /// cases that start workers run only in a tool whose catalog has the reference apps.
   var tool: ToolContext?
+  /// A PostGIS server for the suites that can time one (`--database` or `GEOSIM_POSTGIS_URL`).
+  var database: String?
   private(set) var results: [BenchResult] = []
 
   /// Measures `body`, which must perform `iterations` operations (using the index to vary its

@@ -11,6 +11,13 @@ import SimKernel
 /// Targets for the in-memory backends (the default STRtree and PointIndex): ≤ 10 µs at 10k and
 /// ≤ 50 µs at 1M.
 /// Three-word address rows come first (``ThreeWordBenchSuite``).
+///
+/// With a PostGIS server (`--database` or `GEOSIM_POSTGIS_URL`) the same queries also run on
+/// `PostGISBackend`, in rows named `….postgis-loopback`: each query is a network round trip
+/// to the server (on loopback in CI), so these rows time the server and the wire as well as
+/// GeoSim. They are timed one query at a time, so that besides the median and p90 a
+/// `….p99` row gives the 99th percentile. Simulated latencies stay in the simulation; these
+/// are host timings, like every row of `bench`.
 enum CloudBenchSuite {
   static func run(_ bench: inout Bench) throws {
     try ThreeWordBenchSuite.run(&bench)
@@ -49,16 +56,31 @@ enum CloudBenchSuite {
       .appendingPathComponent("geosim-bench-ncmb-\(ProcessInfo.processInfo.processIdentifier)")
     try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: directory) }
-    let kinds: [SpatialBackendKind] = [
+    var kinds: [SpatialBackendKind] = [
       .bruteForce, .strtree, .inMemory, .sqlite(directory: directory.path),
     ]
+    if let database = bench.database { kinds.append(.postgis(PostGISTarget(url: database))) }
     let scanIterations = count >= 1_000_000 ? 8 : 1 << 30
     for (shape, queries) in [("near3km", nearQueries), ("box4km", boxQueries)] {
       let baseline = "ncmb.\(shape).\(label).bruteForce"
       for kind in kinds {
         store.backendKind = kind
-        try store.prepareIndex(className: "Station", field: "geo")
+        var loadError: (any Error)?
+        let load = Bench.time {
+          do { try store.prepareIndex(className: "Station", field: "geo") } catch {
+            loadError = error
+          }
+        }
+        if let loadError { throw loadError }
+        if case .postgis = kind, shape == "near3km" {
+          // COPY into the temporary table, two GiST indexes and ANALYZE, in one transaction.
+          bench.record("ncmb.load.\(label).postgis-loopback", unit: "ms", value: load / 1e6)
+        }
         let name = "ncmb.\(shape).\(label).\(kind)"
+        if case .postgis = kind {
+          measureRoundTrips(&bench, name: "\(name)-loopback", baseline: baseline, store, queries)
+          continue
+        }
         bench.measure(
           name, baseline: kind == .bruteForce ? nil : baseline,
           maximumIterations: kind == .bruteForce ? scanIterations : 1 << 30
@@ -69,5 +91,24 @@ enum CloudBenchSuite {
         }
       }
     }
+  }
+
+  /// Each query timed on its own (after a warm-up): the median and p90, and the p99 as a row
+  /// of its own.
+  private static func measureRoundTrips(
+    _ bench: inout Bench, name: String, baseline: String, _ store: GeoDatastore,
+    _ queries: [DatastoreQuery]
+  ) {
+    let count = bench.quick ? 64 : queries.count
+    for query in queries.prefix(min(count, 64)) { blackHole(try? store.find(query)) }
+    var samples: [Double] = []
+    for query in queries.prefix(count) {
+      samples.append(Bench.time { blackHole(try? store.find(query)) })
+    }
+    bench.record(samples: samples, as: name, baseline: baseline)
+    let sorted = samples.sorted()
+    bench.record(
+      "\(name).p99", unit: "ns/op",
+      value: sorted[min(sorted.count - 1, Int(Double(sorted.count) * 0.99))])
   }
 }

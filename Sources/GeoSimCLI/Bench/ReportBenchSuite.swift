@@ -17,6 +17,13 @@ import SimKernel
 ///
 /// The suite times what the report runs for its truth: ``TrueTrack`` and ``CircleVisits``.
 ///
+/// `report.day-1000-fences`: the whole geofence report — truth, matching, misses, alarms — of
+/// the same day against 1,000 fences of 200 m on the loop, from a log in which the phone
+/// answers every true crossing 30 s late (a decision and an event each). Target: within 2× its
+/// baseline, the truth alone for those fences (`truth.day-1000-fences.circle-visits`): the
+/// matching must stay linear in fences and observations. The case checks that every crossing
+/// was detected.
+///
 /// `sweep.arrival-alarm-1000`: `geosim sweep` of the shipped corrected arrival alarm (a train
 /// to Shinagawa) over 5 radii × 2 travel modes × 100 seeds = 1,000 replays with their reports,
 /// in worker processes on every core, per run. Target: ≤ 60 s for the whole sweep (60 ms per
@@ -61,7 +68,67 @@ enum ReportBenchSuite {
       }
       blackHole(crossings)
     }
+    try fences1000(&bench, samples: samples)
     try sweep(&bench)
+  }
+
+  static func fences1000(_ bench: inout Bench, samples: [TrajectorySample]) throws {
+    let fences = (0..<1_000).map { i -> (id: String, center: Coordinate) in
+      ("f\(i)", samples[(i * 86) % samples.count].coordinate)
+    }
+    let context = GEOSContext()
+    let track = TrueTrack(samples.map { .init(time: $0.time, coordinate: $0.coordinate) })
+    func truth() throws -> [[CircleVisits.Visit]] {
+      try fences.map {
+        try CircleVisits(center: $0.center, radius: 200, track: track, geos: context).visits
+      }
+    }
+    // The phone of the log: registered at 0 s, it answers every true crossing 30 s late.
+    var answers: [(time: SimTime, event: RegionEvent)] = fences.map {
+      (.zero, .startMonitoring(identifier: $0.id, center: $0.center, radius: 200))
+    }
+    var expected = 0
+    for (fence, visits) in zip(fences, try truth()) {
+      for visit in visits {
+        for (crossing, state) in [(visit.entry, RegionState.inside), (visit.exit, .outside)] {
+          guard let crossing else { continue }
+          expected += 1
+          let decision = RegionDecision(
+            identifier: fence.id, state: state, estimate: crossing.coordinate, request: nil)
+          let time = crossing.time + .seconds(30)
+          answers.append((time, .decided(decision)))
+          answers.append(
+            (
+              time,
+              state == .inside
+                ? .didEnterRegion(identifier: fence.id, notified: true)
+                : .didExitRegion(identifier: fence.id, notified: true)
+            ))
+        }
+      }
+    }
+    let log = EventLog()
+    for (time, event) in answers.enumerated().sorted(by: {
+      ($0.element.time, $0.offset) < ($1.element.time, $1.offset)
+    }).map(\.element) {
+      log.record(event, at: time)
+    }
+    let events = log.entries
+    bench.samples = 5
+    bench.measure("truth.day-1000-fences.circle-visits", maximumIterations: 1) { _ in
+      blackHole((try? truth())?.count ?? -1)
+    }
+    bench.measure(
+      "report.day-1000-fences", baseline: "truth.day-1000-fences.circle-visits",
+      maximumIterations: 1
+    ) { _ in
+      let report = try? GeofenceReport(events: events, trueSamples: samples, context: context)
+      precondition(
+        report?.summary.detected == expected && report?.summary.trueCrossings == expected,
+        "report.day-1000-fences: \(report?.summary.detected ?? -1) of "
+          + "\(report?.summary.trueCrossings ?? -1) crossings detected, expected \(expected)")
+      blackHole(report?.summary.detected ?? -1)
+    }
   }
 
   static func sweep(_ bench: inout Bench) throws {

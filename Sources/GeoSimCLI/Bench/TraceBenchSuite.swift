@@ -4,7 +4,8 @@ import SimKernel
 import Traces
 
 /// `geosim bench trace`: importing a 1,000,000-point GPX file (target ≤ 2 s and ≤ 500 MB peak
-/// memory in a release build).
+/// memory in a release build), and the same points as CSV (target: per point no slower than
+/// the GPX import, its baseline).
 ///
 /// The file is generated once per run in a fresh temporary directory (a seeded random walk near
 /// Tokyo with elevation and one-second times, 99 bytes a point) and deleted afterwards.
@@ -34,16 +35,24 @@ enum TraceBenchSuite {
       for _ in 0..<n { found += countTrackPoints(data) }
       precondition(found == n * count, "the scan found \(found) points")
     }
-    bench.measure(
-      "trace.gpx.\(label).import", baseline: "trace.gpx.\(label).scan", maximumIterations: 1,
-      unitsPerOperation: count, unit: "ns/point"
-    ) { n in
-      for _ in 0..<n {
-        let points = (try? Trace.read(contentsOf: path))?.pointCount ?? 0
-        precondition(points == count, "the import read \(points) points")
+    /// Times the import of the file at `file`, checking that it read every point.
+    func measureImport(_ name: String, baseline: String, file: String) {
+      bench.measure(
+        name, baseline: baseline, maximumIterations: 1, unitsPerOperation: count,
+        unit: "ns/point"
+      ) { n in
+        for _ in 0..<n {
+          let points = (try? Trace.read(contentsOf: file))?.pointCount ?? 0
+          precondition(points == count, "\(name): the import read \(points) points")
+        }
       }
     }
+    measureImport("trace.gpx.\(label).import", baseline: "trace.gpx.\(label).scan", file: path)
     let perPoint = bench.results[bench.results.count - 1].median
+    // The same points as CSV (lat, lon, ele, time): per point no slower than the GPX import.
+    let csv = directory.appendingPathComponent("trace-\(label).csv").path
+    try writeCSV(points: count, to: csv)
+    measureImport("trace.csv.\(label).import", baseline: "trace.gpx.\(label).import", file: csv)
     bench.record(
       "trace.gpx.\(label).import.total", unit: "ms", value: perPoint * Double(count) / 1e6)
     // The conversion a replay makes before it runs: the track as the phone's true trajectory.
@@ -89,16 +98,51 @@ enum TraceBenchSuite {
 
   /// Writes a deterministic GPX 1.1 file of `points` track points, in chunks.
   static func writeGPX(points: Int, to path: String) throws {
+    let head =
+      #"<?xml version="1.0" encoding="UTF-8"?>"# + "\n"
+      + #"<gpx version="1.1" creator="GeoSim" xmlns="http://www.topografix.com/GPX/1/1">"#
+      + "\n<trk><name>bench</name><trkseg>\n"
+    try write(points, to: path, head: head, tail: "</trkseg></trk>\n</gpx>\n") {
+      "<trkpt lat=\"" + $0 + "\" lon=\"" + $1 + "\"><ele>" + $2 + "</ele><time>" + $3
+        + "</time></trkpt>\n"
+    }
+  }
+
+  /// Writes the points of ``writeGPX(points:to:)`` as CSV: `lat,lon,ele,time`, in chunks.
+  static func writeCSV(points: Int, to path: String) throws {
+    try write(points, to: path, head: "lat,lon,ele,time\n", tail: "") {
+      $0 + "," + $1 + "," + $2 + "," + $3 + "\n"
+    }
+  }
+
+  /// Writes `head`, each point as `row` gives it, then `tail`, a megabyte at a time.
+  static func write(
+    _ points: Int, to path: String, head: String, tail: String,
+    row: (String, String, String, String) -> String
+  ) throws {
     guard FileManager.default.createFile(atPath: path, contents: nil),
       let handle = FileHandle(forWritingAtPath: path)
     else {
       throw UsageError("geosim bench trace: cannot create \(path)")
     }
     defer { try? handle.close() }
+    var chunk = head
+    forEachPoint(points) { latitude, longitude, elevation, time in
+      chunk += row(latitude, longitude, elevation, time)
+      if chunk.utf8.count >= 1 << 20 {
+        handle.write(Data(chunk.utf8))
+        chunk = ""
+      }
+    }
+    handle.write(Data((chunk + tail).utf8))
+  }
+
+  /// The bench's points as text: a seeded random walk near Tokyo, one second apart.
+  static func forEachPoint(
+    _ points: Int,
+    _ body: (_ latitude: String, _ longitude: String, _ elevation: String, _ time: String) -> Void
+  ) {
     var random = SplitMix64(seed: 6)
-    var chunk = #"<?xml version="1.0" encoding="UTF-8"?>"# + "\n"
-    chunk += #"<gpx version="1.1" creator="GeoSim" xmlns="http://www.topografix.com/GPX/1/1">"#
-    chunk += "\n<trk><name>bench</name><trkseg>\n"
     // Ten-millionths of a degree, so that every number is written exactly.
     var latitude = 356_812_000
     var longitude = 1_397_671_000
@@ -108,16 +152,10 @@ enum TraceBenchSuite {
       latitude += Int(random.next() % 201) - 100
       longitude += Int(random.next() % 201) - 100
       elevation += Int(random.next() % 3) - 1
-      chunk += "<trkpt lat=\"" + fixed(latitude, 7) + "\" lon=\"" + fixed(longitude, 7) + "\">"
-      chunk += "<ele>" + fixed(elevation, 1) + "</ele><time>"
-      chunk += ByteScan.isoText(start + Double(i)) + "</time></trkpt>\n"
-      if chunk.utf8.count >= 1 << 20 {
-        handle.write(Data(chunk.utf8))
-        chunk = ""
-      }
+      body(
+        fixed(latitude, 7), fixed(longitude, 7), fixed(elevation, 1),
+        ByteScan.isoText(start + Double(i)))
     }
-    chunk += "</trkseg></trk>\n</gpx>\n"
-    handle.write(Data(chunk.utf8))
   }
 
   /// `value / 10^decimals` with exactly `decimals` digits after the point.

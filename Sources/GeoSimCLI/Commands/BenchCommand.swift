@@ -38,6 +38,12 @@ struct BenchCommand: ToolCommand {
   @Flag(help: "Three short samples a case (to check that the suites run, not to measure).")
   var quick = false
 
+  @Option(
+    help: ArgumentHelp(
+      "cloud: also time a PostGIS server (default: $GEOSIM_POSTGIS_URL), a network round trip.",
+      valueName: "url"))
+  var database: String?
+
   func validate() throws {
     guard Self.suiteNames.contains(suite) else {
       throw ValidationError(
@@ -49,6 +55,11 @@ struct BenchCommand: ToolCommand {
     guard let entry = Self.suites.first(where: { $0.name == suite }) else { return 2 }
     var bench = Bench()
     bench.tool = tool
+    bench.database =
+      database
+      ?? ProcessInfo.processInfo.environment["GEOSIM_POSTGIS_URL"].flatMap {
+        $0.isEmpty ? nil : $0
+      }
     if quick {
       bench.samples = 3
       bench.minimumSampleTime = .milliseconds(1)

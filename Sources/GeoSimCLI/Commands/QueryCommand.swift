@@ -21,6 +21,7 @@ struct QueryCommand: ToolCommand {
         \(name) query <dataset> --near <lat,lon> [--within <distance>] [<options>]
         \(name) query <dataset> --box <swlat,swlon,nelat,nelon> [<options>]
         \(name) query <dataset> --rest <json> [<options>]
+        \(name) query --backend postgis --database <url> --table <schema.table> --near ... [<options>]
         """,
       discussion: """
         Runs one NCMB geo query on the stations in the dataset (a JSON array of {name, latitude, \
@@ -32,7 +33,12 @@ struct QueryCommand: ToolCommand {
         queries, the distance in km; --json prints {"count":N,"results":[{"objectId","name",\
         "latitude","longitude","distanceKilometers"}]}. Exit 1 for an error the NCMB service itself \
         would return ("E400005: limit is not a valid value."); exit 2 for a dataset that cannot \
-        be read (FILE:LINE:COLUMN: what was expected) or arguments that do not parse.
+        be read (FILE:LINE:COLUMN: what was expected) or arguments that do not parse. \
+        --backend postgis runs the query on a PostGIS server (--database): the dataset is \
+        loaded into a temporary table in one transaction, or, with --table and no dataset, the \
+        stations are the rows of the user's own table, queried read-only on its own column and \
+        indexes. A server that cannot be reached, refuses the credentials or lacks the table or \
+        column, or a statement past --statement-timeout, is exit 2, naming the database.
         """)
   }
 
@@ -41,7 +47,7 @@ struct QueryCommand: ToolCommand {
       "The stations: a JSON or CSV file (by extension), or - for standard input (JSON when it "
         + "starts with '[', else CSV).",
       valueName: "dataset"))
-  var dataset: String
+  var dataset: String?
 
   // Unconditional, so that a southern or western coordinate (-33.87,151.21) is a value; a
   // value that is an option is refused in validate().
@@ -76,8 +82,32 @@ struct QueryCommand: ToolCommand {
   @Option(name: .customLong("class"), help: "The class the stations are stored in.")
   var className = "Station"
 
-  @Option(help: "The spatial backend: strtree, brute, sqlite or memory.")
+  @Option(help: "The spatial backend: strtree, brute, sqlite, memory or postgis.")
   var backend = "strtree"
+
+  @Option(
+    help: ArgumentHelp(
+      "With --backend postgis: the server, as postgresql://user@host:port/database.",
+      valueName: "url"))
+  var database: String?
+
+  @Option(
+    help: ArgumentHelp(
+      "With --backend postgis: query the user's table (or view) instead of a dataset.",
+      valueName: "schema.table"))
+  var table: String?
+
+  @Option(help: "With --table: its point column, geometry(Point,4326) or geography.")
+  var geometryColumn = "geom"
+
+  @Option(help: "With --table: its unique id column; rows are read in its order.")
+  var idColumn = "id"
+
+  @Option(help: "With --table: the column of station names (default: the id).")
+  var nameColumn: String?
+
+  @Option(help: "With --backend postgis: the server's limit per statement in ms (0: none).")
+  var statementTimeout = 60_000
 
   @Flag(help: "Print the answer as JSON.")
   var json = false
@@ -94,7 +124,24 @@ struct QueryCommand: ToolCommand {
         throw ValidationError("\(option) needs a value, not the option '\(value)'")
       }
     }
-    _ = try Self.backendKind(backend)
+    let kind = try backendKind()
+    if case .postgis(let target) = kind {
+      guard (dataset == nil) != (target.table == nil) else {
+        throw ValidationError(
+          "--backend postgis: expected either a dataset or --table, found "
+            + (dataset == nil ? "neither" : "both"))
+      }
+      guard statementTimeout >= 0 else {
+        throw ValidationError("--statement-timeout \(statementTimeout): expected 0 or more ms")
+      }
+    } else {
+      guard dataset != nil else {
+        throw ValidationError("expected a dataset (or --backend postgis with --table)")
+      }
+      for (option, value) in [("--database", database), ("--table", table)] where value != nil {
+        throw ValidationError("\(option) needs --backend postgis")
+      }
+    }
   }
 
   func run(in tool: ToolContext) throws -> Int32 {
@@ -120,8 +167,20 @@ struct QueryCommand: ToolCommand {
       if let limit { query.limit = limit }
       if let skip { query.skip = skip }
 
-      let datastore = GeoDatastore(seed: 0, backend: try Self.backendKind(backend))
-      try Self.load(dataset, into: datastore, className: className, field: field, tool)
+      let kind = try backendKind()
+      let datastore = GeoDatastore(seed: 0, backend: kind)
+      do {
+        if let dataset {
+          try Self.load(dataset, into: datastore, className: className, field: field, tool)
+        } else if case .postgis(let target) = kind {
+          try datastore.importStations(
+            try PostGISBackend.stations(in: target), className: className, geoField: field)
+        }
+        // A server's errors are reported here, before the query, naming the database.
+        if case .postgis = kind { try datastore.prepareIndex(className: className, field: field) }
+      } catch let error as CloudError {
+        throw DatasetError(message: error.message)
+      }
       let result = try datastore.find(query)
       tool.terminal.write(
         json
@@ -144,14 +203,30 @@ struct QueryCommand: ToolCommand {
 
   // MARK: Arguments
 
-  private static func backendKind(_ name: String) throws -> SpatialBackendKind {
-    switch name {
+  private func backendKind() throws -> SpatialBackendKind {
+    switch backend {
     case "strtree": return .strtree
     case "brute", "bruteForce": return .bruteForce
     case "sqlite": return .sqlite(directory: nil)
     case "memory", "inMemory": return .inMemory
+    case "postgis":
+      guard let database else { throw ValidationError("--backend postgis needs --database") }
+      var userTable: PostGISTable?
+      if let table {
+        let parts = table.split(separator: ".", omittingEmptySubsequences: false)
+        guard (1...2).contains(parts.count), parts.allSatisfy({ !$0.isEmpty }) else {
+          throw ValidationError("--table '\(table)': expected TABLE or SCHEMA.TABLE")
+        }
+        userTable = PostGISTable(
+          schema: parts.count == 2 ? String(parts[0]) : "public", name: String(parts.last!),
+          geometryColumn: geometryColumn, idColumn: idColumn, nameColumn: nameColumn)
+      }
+      return .postgis(
+        PostGISTarget(
+          url: database, table: userTable, statementTimeoutMilliseconds: statementTimeout))
     default:
-      throw ValidationError("--backend '\(name)': expected strtree, brute, sqlite or memory")
+      throw ValidationError(
+        "--backend '\(backend)': expected strtree, brute, sqlite, memory or postgis")
     }
   }
 

@@ -18,7 +18,9 @@ struct SweepCommand: ToolCommand {
       verdict is not pass or in which an expectation failed also gets its report folder, \
       runs/<index>/ (report.md, index.html), that the report links to (--run-reports). A run \
       whose app crashed counts as a crash in its group, one that ran out of its event or time budget as \
-      a timeout. Exit code 0, or 2 on bad input.
+      a timeout. With --slurm it submits the sweep to Slurm instead: --slurm-tasks shards as \
+      one array job, and their merge into <out> as a job after it. Exit code 0, or 2 on bad \
+      input.
       """)
 
   @Argument(
@@ -43,7 +45,9 @@ struct SweepCommand: ToolCommand {
 
   @Option(
     parsing: .unconditional,
-    help: ArgumentHelp("Worker processes at once (default: one per core).", valueName: "n"))
+    help: ArgumentHelp(
+      "Worker processes at once (default: one per core; with --slurm, the CPUs Slurm gives "
+        + "each task).", valueName: "n"))
   var jobs: Int?
 
   @Flag(help: "Allow scenario paths outside the scenario's folder.")
@@ -57,10 +61,51 @@ struct SweepCommand: ToolCommand {
 
   @OptionGroup var budget: ReplayBudget
 
+  @Flag(
+    help: ArgumentHelp(
+      "Submit the sweep to Slurm instead of running it: --slurm-tasks shards as one array job "
+        + "(<out>/slurm/sweep.sbatch, each task into <out>/shards/<task>/), then their merge "
+        + "into <out> (merge.sbatch) after it. Again, it submits only the shards not complete."))
+  var slurm = false
+
+  @Option(
+    help: ArgumentHelp(
+      "With --slurm: how many shards, each one task of the array job.", valueName: "n"))
+  var slurmTasks: Int?
+
+  @Option(
+    parsing: .unconditionalSingleValue,
+    help: ArgumentHelp(
+      "With --slurm: an sbatch option for both jobs, as on sbatch's command line "
+        + "(--partition=short, --time=01:00:00, --cpus-per-task=4). Repeat for more.",
+      valueName: "option"))
+  var slurmOption: [String] = []
+
   func validate() throws {
     if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1, got \(jobs)") }
     guard !vary.isEmpty else { throw ValidationError("expected at least one --vary") }
     _ = try shardNumbers()
+    guard slurm else {
+      if slurmTasks != nil || !slurmOption.isEmpty {
+        throw ValidationError("--slurm-tasks and --slurm-option go with --slurm")
+      }
+      return
+    }
+    guard let slurmTasks else { throw ValidationError("--slurm needs --slurm-tasks N") }
+    guard slurmTasks >= 1 else {
+      throw ValidationError("--slurm-tasks must be at least 1, got \(slurmTasks)")
+    }
+    if shard != nil {
+      throw ValidationError("--slurm makes the shards itself: give --slurm-tasks, not --shard")
+    }
+    if base == "-" {
+      throw ValidationError("--slurm needs a scenario file: the tasks cannot read standard input")
+    }
+    for option in slurmOption {
+      if let problem = SlurmSweep.problem(withOption: option) {
+        throw ValidationError("--slurm-option \(problem)")
+      }
+    }
   }
 
   /// `--shard I/N` as numbers.
@@ -118,6 +163,11 @@ struct SweepCommand: ToolCommand {
     try ScenarioInputs(files: [base], standardInput: nil).refuseOutputFolder(outURL)
     let hold = try OutputFolder(outURL)
     defer { withExtendedLifetime(hold) {} }
+    if slurm, let slurmTasks {
+      return try submit(
+        tasks: slurmTasks, grid: grid, document: document, folder: folder.path, hold: hold,
+        tool: tool)
+    }
     // A previous sweep's files must not sit beside this one's looking current.
     // Only the files a sweep writes: the folder may hold the user's own.
     for file in ReportFiles.sweepFiles + ["grid.json"] {
@@ -161,6 +211,52 @@ struct SweepCommand: ToolCommand {
       expected: indices)
     try ReportFiles.writeSweep(report, to: outURL)
     tool.terminal.write(report.markdown())
+    return 0
+  }
+
+  /// Submits the sweep to Slurm (`--slurm`) and prints the jobs.
+  private func submit(
+    tasks: Int, grid: SweepGrid, document: JSONValue, folder: String, hold: OutputFolder,
+    tool: ToolContext
+  ) throws -> Int32 {
+    guard tasks <= grid.count else {
+      throw UsageError("--slurm-tasks \(tasks) is more than the grid's \(grid.count) point(s)")
+    }
+    let directory = FileManager.default.currentDirectoryPath
+    var options = ["--run-reports", runReports.rawValue]
+    if allowOutsidePaths { options.append("--allow-outside-paths") }
+    let sweep = SlurmSweep(
+      executable: try tool.executablePath(), toolName: tool.name, base: base, vary: vary,
+      out: out, directory: directory, tasks: tasks, sweepOptions: options + budget.workerArguments,
+      jobs: jobs, options: slurmOption)
+    for path in [directory, sweep.outURL.path] {
+      if let problem = SlurmSweep.problem(withPath: path) {
+        throw UsageError("--slurm: \(problem)")
+      }
+    }
+    let submission: SlurmSweep.Submission
+    do {
+      submission = try sweep.submit(grid: grid, document: document, folder: folder) {
+        hold.release()
+      }
+    } catch {
+      tool.terminal.writeError("\(tool.name) sweep: \(error)\n")
+      return 1
+    }
+    for warning in submission.warnings { tool.terminal.writeError(warning + "\n") }
+    let scripts = sweep.scriptsURL.path
+    if let job = submission.arrayJob {
+      let done = tasks - submission.submitted.count
+      tool.terminal.write(
+        "array job \(job): shards \(SlurmSweep.arraySpec(submission.submitted)) of \(tasks)"
+          + (done > 0 ? " (\(done) complete already)" : "") + ", \(scripts)/sweep.sbatch\n"
+          + "merge job \(submission.mergeJob): after array job \(job), into \(out), "
+          + "\(scripts)/merge.sbatch\n")
+    } else {
+      tool.terminal.write(
+        "every shard of \(tasks) is complete\n"
+          + "merge job \(submission.mergeJob): into \(out), \(scripts)/merge.sbatch\n")
+    }
     return 0
   }
 

@@ -368,11 +368,6 @@ public struct FieldLogError: Error, Hashable, Sendable, CustomStringConvertible 
 
   /// `file:line:column: message`, leaving out what is unknown.
   public var description: String {
-    var place = file
-    if let line {
-      place += ":\(line)"
-      if let column { place += ":\(column)" }
-    }
-    return "\(place): \(message)"
+    "\(filePlace(file, line: line, column: column)): \(message)"
   }
 }

@@ -28,13 +28,21 @@ struct FenceLog {
 
   private(set) var observations: [RawObservation] = []
   private(set) var notes: [Note] = []
+  /// Per fence, the indices in ``notes`` of its notes, in log (and so time) order.
+  private var notesByFence: [[Int]]
 
   init(events: [LogEntry], fences: [GeofenceReport.Fence]) {
+    notesByFence = Array(repeating: [], count: fences.count)
+    // The registrations of each kind and identifier, in the order of `fences`: an event is
+    // matched against its own fence's registrations only, not every fence.
+    var registrations: [String: [Int]] = [:]
+    for (index, f) in fences.enumerated() {
+      registrations["\(f.kind.rawValue):\(f.identifier)", default: []].append(index)
+    }
     func fence(_ kind: GeofenceReport.FenceKind, _ identifier: String?, at time: SimTime) -> Int? {
       guard let identifier else { return nil }
-      let active = fences.indices.filter {
-        fences[$0].kind == kind && fences[$0].identifier == identifier
-          && fences[$0].activeFrom <= time && (fences[$0].activeUntil.map { time <= $0 } ?? true)
+      let active = (registrations["\(kind.rawValue):\(identifier)"] ?? []).filter {
+        fences[$0].activeFrom <= time && (fences[$0].activeUntil.map { time <= $0 } ?? true)
       }
       // At the instant a registration is replaced, what is logged still belongs to the old
       // one: the phone decided it for that registration.
@@ -54,6 +62,10 @@ struct FenceLog {
       case .unknown: nil
       }
     }
+    func add(_ note: Note) {
+      notesByFence[note.fence].append(notes.count)
+      notes.append(note)
+    }
     func note(_ decision: RegionDecision, decided: Bool, at time: SimTime) {
       let index =
         decision.request.map { fence(.notification, $0, at: time) }
@@ -61,8 +73,7 @@ struct FenceLog {
       guard let index else { return }
       let direction = direction(decision.state)
       if decided, let direction { lastDecided[index] = (direction, decision.estimate) }
-      notes.append(
-        Note(fence: index, kind: decided ? .decided : .missed, direction: direction, time: time))
+      add(Note(fence: index, kind: decided ? .decided : .missed, direction: direction, time: time))
     }
     func observe(
       _ index: Int, _ event: String, _ direction: GeofenceReport.Direction, _ time: SimTime
@@ -87,7 +98,7 @@ struct FenceLog {
             case .permission: .permission
             case .appNotInUse: .appNotInUse
             }
-          notes.append(
+          add(
             Note(
               fence: index, kind: .suppressed(missCause),
               direction: lastDecided[index]?.direction, time: entry.time))
@@ -115,7 +126,7 @@ struct FenceLog {
             }
           let decided = if case .decided = event { true } else { false }
           if decided, let direction { lastDecided[index] = (direction, estimate) }
-          notes.append(
+          add(
             Note(
               fence: index, kind: decided ? .decided : .missed, direction: direction,
               time: entry.time))
@@ -126,7 +137,7 @@ struct FenceLog {
             case .permission: .permission
             case .appNotInUse: .appNotInUse
             }
-          notes.append(
+          add(
             Note(
               fence: index, kind: .suppressed(missCause),
               direction: lastDecided[index]?.direction, time: entry.time))
@@ -159,7 +170,7 @@ struct FenceLog {
             suppressedDelivery[id] = entry.time
             missCause = .notificationPermission
           }
-          notes.append(
+          add(
             Note(
               fence: index, kind: .suppressed(missCause),
               direction: lastDecided[index]?.direction, time: entry.time))
@@ -179,6 +190,11 @@ struct FenceLog {
         continue
       }
     }
+    // A log is in time order; one put together by hand may not be.
+    let written = notes
+    for i in notesByFence.indices {
+      notesByFence[i].sort { (written[$0].time, $0) < (written[$1].time, $1) }
+    }
   }
 
   /// Why a crossing of fence `index` in `direction` went unreported, from the notes between
@@ -187,9 +203,20 @@ struct FenceLog {
     fence index: Int, fenceInfo: GeofenceReport.Fence, direction: GeofenceReport.Direction,
     from: SimTime, to: SimTime, endOfReplay: SimTime
   ) -> GeofenceReport.MissCause {
-    let relevant = notes.filter {
-      $0.fence == index && $0.time >= from && $0.time <= to
-        && ($0.direction == nil || $0.direction == direction)
+    let own = notesByFence[index]
+    // The first of the fence's notes at or after `from`, by bisection: its notes are in time
+    // order.
+    var low = 0
+    var high = own.count
+    while low < high {
+      let middle = (low + high) / 2
+      if notes[own[middle]].time < from { low = middle + 1 } else { high = middle }
+    }
+    var relevant: [Note] = []
+    for i in own[low...] {
+      let note = notes[i]
+      if note.time > to { break }
+      if note.direction == nil || note.direction == direction { relevant.append(note) }
     }
     if relevant.contains(where: { if case .missed = $0.kind { true } else { false } }) {
       return .missed

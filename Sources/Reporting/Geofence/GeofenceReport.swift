@@ -157,6 +157,9 @@ public struct GeofenceReport {
     /// Its crossings counted once: detected when one of its fences answered, at the earliest
     /// answer's latency; false triggers and duplicates are its fences'.
     public let summary: Summary
+    /// The latencies (s) of its detected crossings, each the earliest answer's, in the order
+    /// of the crossings: how long the user waited for the alarm.
+    public let latencies: [Double]
   }
 
   /// The fences, by registration time.
@@ -249,8 +252,13 @@ public struct GeofenceReport {
     crossings.sort { ($0.time, $0.fence) < ($1.time, $1.fence) }
     self.truth = truth
 
-    // Observations.
+    // Observations. Each is matched against its own fence's crossings in its direction
+    // (`byFence`, in time order), found by bisection: linear in fences and observations.
     let log = FenceLog(events: events, fences: fences)
+    var byFence = Array(repeating: [[Int]](repeating: [], count: 2), count: fences.count)
+    for (i, crossing) in crossings.enumerated() {
+      byFence[crossing.fence][crossing.direction == .entry ? 0 : 1].append(i)
+    }
     var observations: [Observation] = []
     let distances = TrackDistances(samples: samples)
     for raw in log.observations {
@@ -262,11 +270,20 @@ public struct GeofenceReport {
       let insideNow = visitsByFence[raw.fence].contains {
         $0.start <= raw.time && raw.time < $0.end
       }
-      let candidates = crossings.indices.filter {
-        crossings[$0].fence == raw.fence && crossings[$0].direction == raw.direction
+      let candidates = byFence[raw.fence][raw.direction == .entry ? 0 : 1]
+      // The first candidate after the observation; the one before it is the previous.
+      var low = 0
+      var high = candidates.count
+      while low < high {
+        let middle = (low + high) / 2
+        if crossings[candidates[middle]].time <= raw.time {
+          low = middle + 1
+        } else {
+          high = middle
+        }
       }
-      let previous = candidates.last { crossings[$0].time <= raw.time }
-      let next = candidates.first { crossings[$0].time > raw.time }
+      let previous = low > 0 ? candidates[low - 1] : nil
+      let next = low < candidates.count ? candidates[low] : nil
       let onNewSide = insideNow == (raw.direction == .entry)
       var chosen: Int?
       var outcome = Outcome.falseTrigger
@@ -316,17 +333,25 @@ public struct GeofenceReport {
     }
     self.observations = observations
 
-    // Causes of misses.
+    // Causes of misses: the window of a missed crossing runs to its fence's next crossing in
+    // the same direction, from its fence's previous crossing in either.
+    var nextSameDirection = [Int?](repeating: nil, count: crossings.count)
+    var previousOfFence = [Int?](repeating: nil, count: crossings.count)
+    var lastOfFence = [Int?](repeating: nil, count: fences.count)
+    for lists in byFence {
+      for list in lists {
+        for (a, b) in zip(list, list.dropFirst()) { nextSameDirection[a] = b }
+      }
+    }
+    for i in crossings.indices {
+      previousOfFence[i] = lastOfFence[crossings[i].fence]
+      lastOfFence[crossings[i].fence] = i
+    }
     for i in crossings.indices where crossings[i].observation == nil {
       let crossing = crossings[i]
-      let nextSameDirection = crossings.indices.first {
-        $0 > i && crossings[$0].fence == crossing.fence
-          && crossings[$0].direction == crossing.direction
-      }
-      let windowEnd = nextSameDirection.map { crossings[$0].time } ?? endOfReplay
+      let windowEnd = nextSameDirection[i].map { crossings[$0].time } ?? endOfReplay
       let previousCrossing =
-        crossings[..<i].last { $0.fence == crossing.fence }?.time
-        ?? fences[crossing.fence].activeFrom
+        previousOfFence[i].map { crossings[$0].time } ?? fences[crossing.fence].activeFrom
       crossings[i].cause = log.cause(
         fence: crossing.fence, fenceInfo: fences[crossing.fence], direction: crossing.direction,
         from: max(crossing.time - Self.earlyWindow, previousCrossing), to: windowEnd,
@@ -334,26 +359,34 @@ public struct GeofenceReport {
     }
     self.crossings = crossings
 
+    var fenceCrossings = Array(repeating: [TrueCrossing](), count: fences.count)
+    for crossing in crossings { fenceCrossings[crossing.fence].append(crossing) }
+    var fenceObservations = Array(repeating: [Observation](), count: fences.count)
+    for observation in observations { fenceObservations[observation.fence].append(observation) }
     fenceSummaries = fences.indices.map { index in
-      Summary(
-        crossings: crossings.filter { $0.fence == index },
-        observations: observations.filter { $0.fence == index })
+      Summary(crossings: fenceCrossings[index], observations: fenceObservations[index])
     }
     summary = Summary(crossings: crossings, observations: observations)
-    alarms = Self.alarms(fences: fences, crossings: crossings, observations: observations)
+    alarms = Self.alarms(
+      fences: fences, crossings: crossings, observations: observations,
+      observationsOf: fenceObservations)
   }
 
   /// Groups fences with the same centre and radius whose active spans overlap into alarms.
+  /// `observationsOf` holds each fence's `observations`.
   private static func alarms(
-    fences: [Fence], crossings: [TrueCrossing], observations: [Observation]
+    fences: [Fence], crossings: [TrueCrossing], observations: [Observation],
+    observationsOf: [[Observation]]
   ) -> [Alarm] {
     var groups: [[Int]] = []
     var spans: [(from: SimTime, until: SimTime?)] = []
+    // The newest group at each place: fences come by registration time, so an older group at
+    // a place ended before the newer one began and cannot overlap a later fence.
+    var newestAt: [String: Int] = [:]
     for (index, fence) in fences.enumerated() {
-      let overlapping = groups.indices.last { g in
-        let first = fences[groups[g][0]]
-        return first.center == fence.center && first.radius == fence.radius
-          && (spans[g].until.map { fence.activeFrom <= $0 } ?? true)
+      let place = "\(fence.center.latitude),\(fence.center.longitude),\(fence.radius)"
+      let overlapping = newestAt[place].flatMap { g in
+        spans[g].until.map { fence.activeFrom <= $0 } ?? true ? g : nil
       }
       if let g = overlapping {
         groups[g].append(index)
@@ -361,17 +394,22 @@ public struct GeofenceReport {
           spans[g].until = fence.activeUntil.map { max(until, $0) }
         }
       } else {
+        newestAt[place] = groups.count
         groups.append([index])
         spans.append((fence.activeFrom, fence.activeUntil))
       }
     }
+    // Each fence's crossings, so that an alarm reads its own fences' only.
+    var crossingsOf = Array(repeating: [Int](), count: fences.count)
+    for (i, crossing) in crossings.enumerated() { crossingsOf[crossing.fence].append(i) }
     return groups.map { members in
-      let set = Set(members)
+      let own = members.flatMap { crossingsOf[$0] }.sorted()
+      let heard = members.flatMap { observationsOf[$0] }
       // One crossing of the place per direction and instant (every fence at one place sees
       // the same true crossings).
       var places: [String: (crossing: TrueCrossing, latency: Double?)] = [:]
       var order: [String] = []
-      for crossing in crossings where set.contains(crossing.fence) {
+      for crossing in own.map({ crossings[$0] }) {
         let key = "\(crossing.direction.rawValue)@\(crossing.time.nanoseconds)"
         let latency = crossing.observation.flatMap { observations[$0].latency }
         if let known = places[key] {
@@ -389,12 +427,8 @@ public struct GeofenceReport {
       }
       let counted = order.map { places[$0]! }
       let detected = counted.filter { $0.crossing.observation != nil }
-      let falseTriggers = observations.count {
-        set.contains($0.fence) && $0.outcome == .falseTrigger
-      }
-      let duplicates = observations.count {
-        set.contains($0.fence) && $0.outcome == .duplicate
-      }
+      let falseTriggers = heard.count { $0.outcome == .falseTrigger }
+      let duplicates = heard.count { $0.outcome == .duplicate }
       let latencies = detected.compactMap(\.latency)
       return Alarm(
         fences: members,
@@ -406,7 +440,8 @@ public struct GeofenceReport {
           precision: detected.isEmpty && falseTriggers == 0
             ? nil : Double(detected.count) / Double(detected.count + falseTriggers),
           latencyMedian: quantile(latencies, 0.5), latencyP90: quantile(latencies, 0.9),
-          latencyMax: latencies.max()))
+          latencyMax: latencies.max()),
+        latencies: latencies)
     }
   }
 }

@@ -305,12 +305,16 @@ struct SearchLogReader {
   /// The stations loaded into `className` with their GeoPoint in `field`, or `nil` when the
   /// datasets mix classes and a file can no longer be read to tell them apart.
   ///
-  /// A scenario without datasets (a constructed input) puts its stations in `Station.geo`,
-  /// the datasets' default.
+  /// A scenario without datasets has its stations in its PostGIS user table's class and
+  /// field, or (a constructed input) in `Station.geo`, the datasets' default.
   func stations(className: String, field: String) -> [StationRecord]? {
     let datasets = input.scenario.datasets
     if datasets.isEmpty {
-      return className == "Station" && field == "geo" ? input.stations : []
+      // The stations of a PostGIS user table, or of a constructed input, are in one field.
+      let home =
+        input.scenario.postGISTable != nil
+        ? input.scenario.tableStations : TableStations(className: "Station", geoField: "geo")
+      return className == home.className && field == home.geoField ? input.stations : []
     }
     let first = datasets[0]
     if datasets.allSatisfy({ $0.className == first.className && $0.geoField == first.geoField }) {

@@ -101,7 +101,7 @@ extension SweepReport.Group {
     public let sensitivity: SweepEstimate
     /// Detected / (detected + false triggers), with its interval.
     public let precision: SweepEstimate
-    /// The median latency, with its interval (none for an alarm).
+    /// The median latency, with its interval (an alarm's: its earliest fence's answer).
     public let latency: SweepEstimate
   }
 

@@ -32,7 +32,7 @@ public struct SweepRun: Sendable, Hashable {
   /// The figures of each fence of the replay, in registration order: never pooled.
   public let fences: [Fence]
   /// The figures of each alarm (the fences at one place active together, counted once), in
-  /// the order of their first fence; their ``Fence/latencies`` are empty.
+  /// the order of their first fence; an alarm's latency is its earliest fence's answer.
   public let alarms: [Fence]
   /// The run's report folder, relative to the sweep's folder (`runs/7`), when the sweep wrote
   /// one: it holds `report.md`, `index.html` and the scenario's own folder, as a replay's
@@ -108,7 +108,8 @@ public struct SweepRun: Sendable, Hashable {
       Fence(
         name: alarm.fences.map { names[$0] }.joined(separator: " + "),
         trueCrossings: alarm.summary.trueCrossings, detected: alarm.summary.detected,
-        falseTriggers: alarm.summary.falseTriggers, latencies: [])
+        falseTriggers: alarm.summary.falseTriggers,
+        latencies: alarm.latencies.map { ($0 * 1_000).rounded() / 1_000 })
     }
     folder = nil
   }
@@ -550,15 +551,15 @@ public struct SweepReport {
                   "folder": run.folder.map(JSONValue.string) ?? .null,
                 ])
               }),
-            "fences": .array(g.fences.map { Self.json($0, latency: true) }),
-            "alarms": .array(g.alarms.map { Self.json($0, latency: false) }),
+            "fences": .array(g.fences.map(Self.json)),
+            "alarms": .array(g.alarms.map(Self.json)),
           ])
         }),
     ])
   }
 
-  static func json(_ f: Group.FenceFigures, latency: Bool) -> JSONValue {
-    var members: [String: JSONValue] = [
+  static func json(_ f: Group.FenceFigures) -> JSONValue {
+    .object([
       "name": .string(f.name), "runs": .number(Double(f.runs)),
       "trueCrossings": .number(Double(f.trueCrossings)), "detected": .number(Double(f.detected)),
       "falseTriggers": .number(Double(f.falseTriggers)),
@@ -566,12 +567,9 @@ public struct SweepReport {
       "sensitivityInterval": f.sensitivity.intervalJSON(10_000),
       "precision": rounded(f.precision.value, 10_000),
       "precisionInterval": f.precision.intervalJSON(10_000),
-    ]
-    if latency {
-      members["latencyMedian"] = rounded(f.latency.value, 1_000)
-      members["latencyMedianInterval"] = f.latency.intervalJSON(1_000)
-    }
-    return .object(members)
+      "latencyMedian": rounded(f.latency.value, 1_000),
+      "latencyMedianInterval": f.latency.intervalJSON(1_000),
+    ])
   }
 
   /// A value as a table shows it: strings bare, anything else as JSON.
@@ -637,22 +635,18 @@ public struct SweepReport {
         "Runs to open: "
         + open.map { "\(Self.link($0)) \($0.verdict.label)" }.joined(separator: ", ") + "\n\n"
     }
-    for (title, list, latency) in [("Fence", g.fences, true), ("Alarm", g.alarms, false)]
-    where !list.isEmpty {
-      var header = [
-        title.lowercased(), "runs", "true crossings", "detected", "false triggers",
-        "sensitivity", "precision",
+    for (title, list) in [("fence", g.fences), ("alarm", g.alarms)] where !list.isEmpty {
+      let header = [
+        title, "runs", "true crossings", "detected", "false triggers", "sensitivity",
+        "precision", "latency median",
       ]
-      if latency { header.append("latency median") }
       md += Self.row(header)
       md += "|" + String(repeating: "---|", count: header.count) + "\n"
       for f in list {
-        var cells = [
+        md += Self.row([
           f.name, "\(f.runs)", "\(f.trueCrossings)", "\(f.detected)", "\(f.falseTriggers)",
-          Self.percent(f.sensitivity), Self.percent(f.precision),
-        ]
-        if latency { cells.append(Self.seconds(f.latency)) }
-        md += Self.row(cells)
+          Self.percent(f.sensitivity), Self.percent(f.precision), Self.seconds(f.latency),
+        ])
       }
       md += "\n"
     }

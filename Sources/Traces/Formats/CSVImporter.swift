@@ -56,53 +56,84 @@ enum CSVImporter {
         "expected columns named lat/latitude and lon/lng/longitude, found: "
           + columnNames.joined(separator: ", "))
     }
+    // The column each field of a row is, by position (the first of two with one name).
+    var columnAt = [Column?](repeating: nil, count: columnNames.count)
+    for (column, index) in columns { columnAt[index] = column }
     var order: [String] = []
-    var tracks: [String: [TracePoint]] = [:]
+    var trackOf: [String: Int] = [:]
+    var points: [[TracePoint]] = []
     var issues: [TraceIssue] = []
-    while let record = try reader.next() {
-      let row = record.fields
-      func value(_ column: Column) -> Substring? {
-        guard let index = columns[column], index < row.count else { return nil }
-        let field = row[index].trimmingSpaces
-        return field.isEmpty ? nil : field
+    // One row, read field by field from its bytes: no string is made of a number or a time.
+    // Its numbers by column: latitude, longitude, elevation, speed, course and accuracy.
+    let numbered: [Column] = [.latitude, .longitude, .elevation, .speed, .course, .accuracy]
+    var numbers = [Double?](repeating: nil, count: numbered.count)
+    var shown = (latitude: "", longitude: "")
+    var timeProblem: String?
+    var time: Double?
+    var track = ""
+    while true {
+      for k in numbers.indices { numbers[k] = nil }
+      shown = ("", "")
+      timeProblem = nil
+      time = nil
+      track = ""
+      let line = try reader.nextRecord { index, bytes in
+        guard index < columnAt.count, let column = columnAt[index] else { return }
+        var first = 0
+        var end = bytes.count
+        while first < end, bytes[first] == 0x20 || bytes[first] == 0x09 { first += 1 }
+        while end > first, bytes[end - 1] == 0x20 || bytes[end - 1] == 0x09 { end -= 1 }
+        switch column {
+        case .latitude, .longitude, .elevation, .speed, .course, .accuracy:
+          let slot = numbered.firstIndex(of: column)!
+          if column == .latitude { shown.latitude = String(decoding: bytes, as: UTF8.self) }
+          if column == .longitude { shown.longitude = String(decoding: bytes, as: UTF8.self) }
+          if first < end { numbers[slot] = ByteScan.double(bytes, first, end) }
+        case .time:
+          guard first < end else { return }
+          func text() -> String {
+            String(decoding: UnsafeBufferPointer(rebasing: bytes[first..<end]), as: UTF8.self)
+          }
+          if let seconds = ByteScan.double(bytes, first, end) {
+            time = seconds > 1e11 ? seconds / 1_000 : seconds
+          } else if let seconds = ByteScan.isoTime(bytes, first, end) {
+            time = seconds
+          } else {
+            timeProblem = "'\(text())' is not a time"
+          }
+          if let seconds = time, !TracePoint.timeRange.contains(seconds) {
+            time = nil
+            timeProblem = TracePoint.outOfRange(text())
+          }
+        case .track:
+          track = String(decoding: UnsafeBufferPointer(rebasing: bytes[first..<end]), as: UTF8.self)
+        }
       }
-      func number(_ column: Column) -> Double? { value(column).flatMap { ByteScan.double($0) } }
-      guard let latitude = number(.latitude), let longitude = number(.longitude),
+      guard let line else { break }
+      guard let latitude = numbers[0], let longitude = numbers[1],
         let coordinate = try? Coordinate(latitude: latitude, longitude: longitude)
       else {
-        let shown = [latitudeColumn, longitudeColumn].map { $0 < row.count ? row[$0] : "" }
         issues.append(
           TraceIssue(
-            line: record.line,
-            message: "skipped a row: expected a latitude and longitude, found '\(shown[0])', "
-              + "'\(shown[1])'"))
+            line: line,
+            message: "skipped a row: expected a latitude and longitude, found '\(shown.latitude)', "
+              + "'\(shown.longitude)'"))
         continue
       }
-      var time: Double?
-      if let text = value(.time) {
-        if let seconds = ByteScan.double(text) {
-          time = seconds > 1e11 ? seconds / 1_000 : seconds
-        } else if let seconds = ByteScan.isoTime(text) {
-          time = seconds
-        } else {
-          issues.append(
-            TraceIssue(
-              line: record.line, message: "kept a row without its time: '\(text)' is not a time"))
-        }
-        if let seconds = time, !TracePoint.timeRange.contains(seconds) {
-          time = nil
-          issues.append(
-            TraceIssue(
-              line: record.line,
-              message: "kept a row without its time: \(TracePoint.outOfRange(text))"))
-        }
+      if let timeProblem {
+        issues.append(
+          TraceIssue(line: line, message: "kept a row without its time: \(timeProblem)"))
       }
       let point = TracePoint(
-        time: time, coordinate: coordinate, elevation: number(.elevation), speed: number(.speed),
-        course: number(.course), horizontalAccuracy: number(.accuracy))
-      let track = value(.track).map(String.init) ?? ""
-      if tracks[track] == nil { order.append(track) }
-      tracks[track, default: []].append(point)
+        time: time, coordinate: coordinate, elevation: numbers[2], speed: numbers[3],
+        course: numbers[4], horizontalAccuracy: numbers[5])
+      if let known = trackOf[track] {
+        points[known].append(point)
+      } else {
+        trackOf[track] = points.count
+        order.append(track)
+        points.append([point])
+      }
     }
     guard !order.isEmpty else {
       throw TraceError(
@@ -110,7 +141,7 @@ enum CSVImporter {
     }
     return Trace(
       format: .csv,
-      tracks: order.map { TraceTrack(name: $0.isEmpty ? nil : $0, points: tracks[$0]!) },
+      tracks: zip(order, points).map { TraceTrack(name: $0.isEmpty ? nil : $0, points: $1) },
       skipped: issues)
   }
 }

@@ -1,3 +1,5 @@
+import Errors
+
 /// A trace file that cannot be read, or an argument outside its domain.
 ///
 /// The message names the file, the line (and column where the parser knows it) and what was
@@ -48,12 +50,7 @@ public struct TraceError: Error, Hashable, Sendable, CustomStringConvertible {
 
   /// `file:line:column: reason`, leaving out what is not known.
   public var message: String {
-    var place = file ?? "<input>"
-    if let line {
-      place += ":\(line)"
-      if let column { place += ":\(column)" }
-    }
-    return place + ": " + reason
+    filePlace(file ?? "<input>", line: line, column: column) + ": " + reason
   }
 
   /// The message.
