@@ -8,7 +8,8 @@ import Synchronization
 /// contents, as `geosim replay --out` writes.
 ///
 /// Each run added gets its scenario's folder (`events.jsonl`, `report.json`, `report.md`,
-/// `map.svg` and `latency.svg` where there is something to draw, `result.json`), and the
+/// `map.svg` and `latency.svg` where there is something to draw, `index.html` (the replay
+/// viewer), `result.json`), and the
 /// folder's run-level `report.json`, `report.md`, `junit.xml`, `index.html` and `results.json`
 /// are rewritten over every run added so far, in scenario-name order (tests may run in any
 /// order, in parallel). A later run of a scenario with the same name replaces the earlier one.

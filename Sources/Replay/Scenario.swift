@@ -56,6 +56,8 @@ public struct Scenario: Sendable {
   public var timeline: [TimelineEvent]
   /// What must hold after the run.
   public var expectations: [Expectation]
+  /// What the reports draw besides the replay itself: the map layers of the replay viewer.
+  public var report: ReportSetup
 
   /// A scenario with defaults for everything but its name, start, duration and app.
   public init(name: String, start: Date, duration: Double, app: AppSelection) {
@@ -78,6 +80,7 @@ public struct Scenario: Sendable {
     self.environment = EnvironmentSetup()
     self.timeline = []
     self.expectations = []
+    self.report = ReportSetup()
   }
 }
 
@@ -265,6 +268,32 @@ public struct EnvironmentSetup: Sendable {
 
   /// No areas, default links, always online.
   public init() {}
+}
+
+/// What a scenario asks its reports to draw besides the replay (`"report"` in the scenario).
+public struct ReportSetup: Sendable {
+  /// GeoJSON layers drawn under the replay viewer's map (rail lines, stations), in order.
+  public var layers: [MapLayer] = []
+
+  /// No layers.
+  public init() {}
+}
+
+/// A GeoJSON layer a scenario names for its maps, read when the scenario is read.
+public struct MapLayer: Sendable {
+  /// The file as the scenario names it (relative to the scenario's folder).
+  public var file: String
+  /// What the layer shows, as the map's legend says it ("JR lines").
+  public var label: String
+  /// The layer's features; a feature's `name` property labels it on the map.
+  public var features: [GeoJSONFeature]
+
+  /// A layer from its parts.
+  public init(file: String, label: String, features: [GeoJSONFeature]) {
+    self.file = file
+    self.label = label
+    self.features = features
+  }
 }
 
 /// Overrides of a `LinkProfile` (`nil` keeps the default).

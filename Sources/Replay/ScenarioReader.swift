@@ -253,7 +253,7 @@ struct ScenarioReader {
         "$schema", "format", "name", "description", "expect", "seed", "runs", "start", "timeZone",
         "duration", "device", "app", "datasets", "backend", "database", "table",
         "statementTimeout", "gazetteer",
-        "trace", "environment", "timeline", "expectations",
+        "trace", "environment", "timeline", "expectations", "report",
       ],
       required: ["format", "name", "start", "duration", "app"])
     // The JSON Schema an editor checks the document against (docs/schemas); only its type
@@ -308,6 +308,7 @@ struct ScenarioReader {
     if let n = m["trace"] { scenario.trace = try trace(n, startAt: nil) }
     if let n = m["environment"] { scenario.environment = try environment(n, duration: duration) }
     if let n = m["timeline"] { scenario.timeline = try timeline(n, duration: duration) }
+    if let n = m["report"] { scenario.report = try report(n) }
     if let n = m["expectations"] {
       scenario.expectations = Expectation.distinctlyNamed(
         try array(n).map { try expectation($0, duration: duration) })
@@ -816,6 +817,32 @@ struct ScenarioReader {
       }
     }
     return e
+  }
+
+  /// The `report` block: `{"layers": [{"file": "rail.geojson", "label": "JR lines"}]}`. Each
+  /// layer's GeoJSON is read here, so that a damaged file stops the scenario with its own file,
+  /// line, column and path before anything runs.
+  func report(_ node: Node) throws -> ReportSetup {
+    let m = try members(node, allowed: ["layers"])
+    var setup = ReportSetup()
+    if let n = m["layers"] {
+      setup.layers = try array(n).map { item in
+        let l = try members(item, allowed: ["file", "label"], required: ["file"])
+        let name = try string(l["file"]!)
+        let url = try file(l["file"]!)
+        let label = try l["label"].map(string) ?? name
+        let features: [GeoJSONFeature]
+        do {
+          features = try GeoJSON.features(from: Data(contentsOf: url), file: name)
+        } catch let error as GeoError {
+          throw self.error(l["file"]!.path, "\(error.message)")
+        } catch {
+          throw self.error(l["file"]!.path, "cannot read '\(name)': \(error)")
+        }
+        return MapLayer(file: name, label: label, features: features)
+      }
+    }
+    return setup
   }
 
   func link(_ node: Node) throws -> LinkSetup {

@@ -67,7 +67,8 @@ struct ReplayCommand: ToolCommand {
       scenario: PASS, FAIL, CRASH, TIMEOUT (it ran out of its event or time budget), XFAIL (a \
       scenario marked "expect": "fail" that failed, as it should) or XPASS (one that did \
       not). Writes <out>/<name>/events.jsonl, result.json, \
-      report.json, report.md and its SVG figures, and <out>/results.json, report.json, \
+      report.json, report.md, its SVG figures and index.html (the replay viewer, one offline \
+      page), and <out>/results.json, report.json, \
       report.md, junit.xml and index.html. Exit code 0 when every verdict is PASS or XFAIL, 1 \
       otherwise, 2 when a scenario cannot be read or assembled (nothing is replayed then). \
       A scenario with "runs": N (or every scenario, with --runs N) is replayed N times, run 0 \

@@ -10,9 +10,10 @@ import Replay
 /// ``sweepFiles``.
 public enum ReportFiles {
   /// What a scenario's folder holds besides `events.jsonl`: `map.svg` and `latency.svg` only
-  /// when there is something to draw; `result.json` is written last.
+  /// when there is something to draw, `index.html` the replay viewer; `result.json` is written
+  /// last.
   public static let scenarioFiles = [
-    "report.json", "report.md", "map.svg", "latency.svg", "result.json",
+    "report.json", "report.md", "map.svg", "latency.svg", "index.html", "result.json",
   ]
 
   /// The run-level files of a replay's folder.
@@ -88,8 +89,8 @@ public enum ReportFiles {
     return RunReport.Entry(runs: report, figures: figures)
   }
 
-  /// Writes a scenario's report into `folder`: `report.json`, `report.md`, its figures, and
-  /// `result.json` last (its presence says the scenario finished). With `events`, writes the
+  /// Writes a scenario's report into `folder`: `report.json`, `report.md`, its figures, the
+  /// replay viewer `index.html`, and `result.json` last (its presence says the scenario finished). With `events`, writes the
   /// event log as `events.jsonl` first.
   ///
   /// - Returns: the scenario's part of its run's report.
@@ -115,6 +116,9 @@ public enum ReportFiles {
     for (file, svg) in figures {
       try ReportWriter.write(svg, to: folder.appendingPathComponent(file))
     }
+    try ReportWriter.write(
+      ReplayViewer(run: run, report: report).html(),
+      to: folder.appendingPathComponent("index.html"))
     try ReportWriter.write(
       run.result.json.jsonText + "\n", to: folder.appendingPathComponent("result.json"))
     return RunReport.Entry(report: report, figures: figures)

@@ -22,6 +22,14 @@ public struct RunReport {
     /// The scenario's name (its folder in the run).
     public var name: String { summary.name }
 
+    /// The replay viewer's page, relative to the scenario's folder (`index.html`, run 0's
+    /// `runs/0/index.html` for a scenario replayed several times); `nil` when the scenario did
+    /// not run to its end or past its budget (invalid, crashed).
+    public var viewer: String? {
+      guard summary.status == .complete || summary.status == .timedOut else { return nil }
+      return summary.runs == nil ? "index.html" : "runs/0/index.html"
+    }
+
     /// The entry of a scenario report made in this process.
     public init(report: ScenarioReport, figures: [(String, String)]) {
       summary = report.summary
@@ -269,7 +277,11 @@ public struct RunReport {
     for e in entries {
       let id = Self.anchor(e.name)
       let name = Markup.escape(e.name)
-      var files = ["report.json", "events.jsonl"].map {
+      var files: [String] = []
+      if let viewer = e.viewer {
+        files.append("<a href=\"\(Markup.escape(e.name))/\(viewer)\"><b>viewer</b></a>")
+      }
+      files += ["report.json", "events.jsonl"].map {
         "<a href=\"\(Markup.escape(e.name))/\($0)\">\($0)</a>"
       }
       files += e.figures.map {

@@ -1,6 +1,8 @@
+import Cloud
 import Device
 import Foundation
 import Geo
+import SimKernel
 
 /// The figures of one replay: a map of what happened against the truth, and the distribution of
 /// the latencies it measured. Both are plain SVG, readable without GeoSim.
@@ -16,9 +18,13 @@ enum ScenarioFigures {
 
   /// A map: the true trace, fences, true crossings, triggers (with where the phone believed it
   /// was), NCMB search circles and boxes, returned stations and the true ones they missed.
+  ///
+  /// Requests are drawn as sent: an NCMB box with its two corners marked as the app sent them
+  /// (first the "southwest", then the "northeast", joined when they are inverted), and every
+  /// weather request at its `lat` and `lon`, (0, 0) included, the frame widened to hold it.
   static func map(
     title: String, trueSamples: [TrajectorySample], geofence: GeofenceReport?,
-    search: SearchReport?
+    search: SearchReport?, weatherRequests: [WeatherRequestPoint] = []
   ) -> String {
     var frame = MapFrame()
     let trace = decimate(trueSamples.map(\.coordinate), to: 2_000)
@@ -48,6 +54,13 @@ enum ScenarioFigures {
       for item in s.missed { frame.include(item.coordinate) }
     }
     for item in searchShapes.joined() { frame.include(item) }
+    for s in searches {
+      if let sw = s.southwestAsSent, let ne = s.northeastAsSent {
+        frame.include(sw)
+        frame.include(ne)
+      }
+    }
+    for w in weatherRequests { frame.include(w.coordinate) }
 
     var svg = SVGDocument(width: frame.width, height: frame.height, title: title)
     svg.text(frame.width / 2, 22, title, size: 15, anchor: "middle", weight: "bold")
@@ -69,6 +82,36 @@ enum ScenarioFigures {
       svg.text(label.0, label.1, fence.identifier, size: 10, anchor: "middle", fill: fenceColor)
     }
     svg.polyline(trace.map(frame.point), stroke: trueTrace, width: 2)
+    // The ends of the trace, so that a phone that stays put is on the map too.
+    if let first = trace.first, let last = trace.last {
+      let a = frame.point(first)
+      let b = frame.point(last)
+      svg.circle(
+        b.0, b.1, r: 4, fill: "#ffffff", stroke: trueTrace, width: 2, title: "end of the true trace"
+      )
+      svg.circle(a.0, a.1, r: 4, fill: trueTrace, title: "start of the true trace")
+    }
+    for s in searches {
+      guard let sw = s.southwestAsSent, let ne = s.northeastAsSent else { continue }
+      let a = frame.point(sw)
+      let b = frame.point(ne)
+      let inverted = s.swappedLatitudes || s.swappedLongitudes
+      if inverted { svg.line(a.0, a.1, b.0, b.1, stroke: triggerColor, width: 1.5) }
+      let colour = inverted ? triggerColor : searchColor
+      svg.circle(a.0, a.1, r: 4, fill: colour, title: "\"southwest\" corner as sent")
+      svg.circle(b.0, b.1, r: 4, fill: colour, title: "\"northeast\" corner as sent")
+      svg.text(a.0 + 6, a.1 - 6, "SW as sent", size: 10, fill: colour)
+      svg.text(b.0 + 6, b.1 - 6, "NE as sent", size: 10, fill: colour)
+    }
+    for w in weatherRequests {
+      let p = frame.point(w.coordinate)
+      svg.circle(
+        p.0, p.1, r: 5, fill: searchColor, stroke: "#ffffff",
+        title: "weather request at \(seconds(w.time)): lat=\(w.latitude), lon=\(w.longitude)")
+      svg.text(
+        p.0 + 8, p.1 + 4, "weather lat=\(w.latitude) lon=\(w.longitude)", size: 10,
+        fill: searchColor)
+    }
     for s in searches {
       for point in s.missed {
         let p = frame.point(point.coordinate)
@@ -107,6 +150,7 @@ enum ScenarioFigures {
         (triggerColor, "trigger (true position)"), (believedColor, "believed position"),
       ]
     }
+    if !weatherRequests.isEmpty { legend.append((searchColor, "weather request as sent")) }
     if !searches.isEmpty {
       legend += [
         (searchColor, "search area"), (returnedColor, "returned, true"),
@@ -209,6 +253,31 @@ enum ScenarioFigures {
   }
 
   static func seconds(_ s: Double) -> String { "\(Markup.number(s)) s" }
+}
+
+/// A weather request where it was sent: its `lat` and `lon` as the app wrote them, and the
+/// position they name.
+struct WeatherRequestPoint {
+  /// When it was sent, in seconds.
+  let time: Double
+  /// The `lat` parameter as sent.
+  let latitude: String
+  /// The `lon` parameter as sent.
+  let longitude: String
+  /// The position the parameters name.
+  let coordinate: Coordinate
+
+  /// The weather requests of `events` whose parameters name a position.
+  static func all(in events: [LogEntry]) -> [WeatherRequestPoint] {
+    events.compactMap { e in
+      guard case .request(_, "weather", let http)? = e.payload as? NetworkEvent,
+        let lat = http.queryValue("lat"), let lon = http.queryValue("lon"),
+        let la = Double(lat), let lo = Double(lon),
+        let c = try? Coordinate(latitude: la, longitude: lo)
+      else { return nil }
+      return WeatherRequestPoint(time: e.time.seconds, latitude: lat, longitude: lon, coordinate: c)
+    }
+  }
 }
 
 /// Fits coordinates into the drawing with Web Mercator, keeping the aspect ratio.

@@ -41,6 +41,7 @@ public struct ScenarioReport {
   /// The scenario's members of `scenario` beyond the summary's (its description, app, seed, …).
   private let scenario: [String: JSONValue]
   private let trueSamples: [TrajectorySample]
+  private let weatherRequests: [WeatherRequestPoint]
 
   /// The report of a replay that ran to its end.
   public init(input: ReportInput, context: GEOSContext, resources: ReplayResources) throws {
@@ -57,6 +58,7 @@ public struct ScenarioReport {
     self.summary = summary
     scenario = Self.describe(input.scenario)
     trueSamples = input.trueSamples
+    weatherRequests = WeatherRequestPoint.all(in: input.events)
   }
 
   /// The report of a replay that did not reach its end: its app crashed (`result.crash` set)
@@ -78,6 +80,7 @@ public struct ScenarioReport {
     self.summary = summary
     self.scenario = scenario.map(Self.describe) ?? [:]
     trueSamples = []
+    weatherRequests = []
   }
 
   /// The report of a scenario that could not be read or assembled.
@@ -92,6 +95,7 @@ public struct ScenarioReport {
       name: name, file: file, expectedOutcome: nil, status: status, result: nil, error: error)
     scenario = [:]
     trueSamples = []
+    weatherRequests = []
   }
 
   /// The scenario's members that only its own report shows (the summary writes its name, file
@@ -202,7 +206,7 @@ public struct ScenarioReport {
     guard status == .complete else { return nil }
     return ScenarioFigures.map(
       title: "\(name): what happened and the truth", trueSamples: trueSamples,
-      geofence: geofence, search: search)
+      geofence: geofence, search: search, weatherRequests: weatherRequests)
   }
 
   /// The latency histogram of a complete replay.

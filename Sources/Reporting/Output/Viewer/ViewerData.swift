@@ -1,0 +1,938 @@
+import Cloud
+import Device
+import Foundation
+import Geo
+import JSON
+import Replay
+import SimKernel
+
+/// The data of a replay's viewer page (`index.html` in the scenario's folder): one JSON document
+/// with everything the page draws, already projected into the map's drawing units, so that the
+/// page's script only looks things up by time.
+///
+/// What it holds (`docs/REPORTS.md`, "The replay viewer"): the true track (at most
+/// ``trackLimit`` points, its segment breaks kept), every fix and every estimate the region
+/// engine decided from, the fences with the phone's state and the true state over time, every
+/// request drawn where it was sent, the GNSS outage areas and the times the true track was in
+/// them, the offline windows, station and place names, the scenario's GeoJSON layers, the
+/// shipped country borders near the map, the scenario's time zone offsets, and the event log
+/// (at most ``eventLimit`` entries, each with its `events.jsonl` line).
+struct ViewerData {
+  /// The most true-track points drawn.
+  static let trackLimit = 4_000
+  /// The most events embedded; the page says when a log had more.
+  static let eventLimit = 20_000
+
+  /// The document.
+  let json: JSONValue
+
+  /// The zone's offsets from UTC over the replay: one `{from, offset, abbreviation}` per span,
+  /// `from` in virtual seconds, so that the page never asks the browser's own zone.
+  static func zones(of zone: TimeZone, from start: Date, seconds end: Double) -> JSONValue {
+    var out: [JSONValue] = []
+    var from = start
+    let last = start.addingTimeInterval(end)
+    while true {
+      let offset = zone.secondsFromGMT(for: from)
+      out.append(
+        .object([
+          "from": Builder.r3(from.timeIntervalSince(start)),
+          "offset": .number(Double(offset)),
+          "abbreviation": .string(Builder.abbreviation(zone, at: from, offset: offset)),
+        ]))
+      guard let next = zone.nextDaylightSavingTimeTransition(after: from), next <= last,
+        out.count < 1_000
+      else { break }
+      from = next
+    }
+    return .array(out)
+  }
+
+  init(
+    run: ScenarioRun, report: ScenarioReport, borders: [CountryBorderRing],
+    eventLimit: Int = Self.eventLimit
+  ) {
+    json = Builder(run: run, report: report, borders: borders, eventLimit: eventLimit).document()
+  }
+}
+
+/// Web Mercator fitted into a fixed drawing, keeping the aspect ratio.
+struct ViewerProjection {
+  static let width = 1_000.0
+  static let height = 700.0
+  private let scale: Double
+  private let centerX: Double
+  private let centerY: Double
+
+  /// Mercator metres of a latitude and longitude (latitudes clamped to Web Mercator's range).
+  static func mercator(_ latitude: Double, _ longitude: Double) -> (Double, Double) {
+    let lat = min(max(latitude, -85.05), 85.05) * .pi / 180
+    let r = WebMercator.earthRadius
+    return (r * longitude * .pi / 180, r * log(tan(.pi / 4 + lat / 2)))
+  }
+
+  /// A projection showing every point of `points` (latitude, longitude), with 8 % padding and
+  /// at least 300 m across; the whole world between ±70° when there are none.
+  init(fitting points: [(Double, Double)]) {
+    var minX = Double.infinity
+    var maxX = -Double.infinity
+    var minY = Double.infinity
+    var maxY = -Double.infinity
+    let all = points.isEmpty ? [(-70.0, -180.0), (70.0, 180.0)] : points
+    for (lat, lon) in all {
+      let (x, y) = Self.mercator(lat, lon)
+      minX = min(minX, x)
+      maxX = max(maxX, x)
+      minY = min(minY, y)
+      maxY = max(maxY, y)
+    }
+    let spanX = max(maxX - minX, 300) * 1.16
+    let spanY = max(maxY - minY, 300) * 1.16
+    scale = max(spanX / Self.width, spanY / Self.height)
+    centerX = (minX + maxX) / 2
+    centerY = (minY + maxY) / 2
+  }
+
+  /// The drawing's point of a latitude and longitude (y down).
+  func point(_ latitude: Double, _ longitude: Double) -> (Double, Double) {
+    let (x, y) = Self.mercator(latitude, longitude)
+    return (
+      Self.width / 2 + (x - centerX) / scale, Self.height / 2 - (y - centerY) / scale
+    )
+  }
+
+  /// The drawing's point of a coordinate.
+  func point(_ c: Coordinate) -> (Double, Double) { point(c.latitude, c.longitude) }
+
+  /// Drawing units per metre on the ground at `latitude`.
+  func unitsPerMetre(atLatitude latitude: Double) -> Double {
+    1 / (scale * cos(min(abs(latitude), 85.05) * .pi / 180))
+  }
+
+  /// Ground metres per drawing unit at the drawing's centre.
+  var metresPerUnitAtCentre: Double {
+    let lat = atan(sinh(centerY / WebMercator.earthRadius))
+    return scale * cos(lat)
+  }
+}
+
+private struct Builder {
+  let run: ScenarioRun
+  let report: ScenarioReport
+  let borders: [CountryBorderRing]
+  let eventLimit: Int
+
+  var entries: [LogEntry] { run.log.entries }
+  var scenario: Scenario { run.scenario }
+
+  // MARK: Numbers
+
+  static func r2(_ v: Double) -> JSONValue { .number((v * 100).rounded() / 100) }
+  static func r3(_ v: Double) -> JSONValue { .number((v * 1_000).rounded() / 1_000) }
+  static func r6(_ v: Double) -> JSONValue { .number((v * 1e6).rounded() / 1e6) }
+  static func xy(_ p: (Double, Double)) -> [String: JSONValue] { ["x": r2(p.0), "y": r2(p.1)] }
+  static func t(_ time: SimTime) -> JSONValue { .number((time.seconds * 1_000).rounded() / 1_000) }
+
+  /// An SVG path through `points`, leaving out points within `tolerance` of the last kept one.
+  static func path(
+    _ points: [(Double, Double)], closed: Bool, tolerance: Double, digits: Int = 1
+  ) -> String? {
+    guard let first = points.first else { return nil }
+    let num = digits == 0 ? { JSONText.number($0.rounded()) } : Self.num
+    var out = "M\(num(first.0)) \(num(first.1))"
+    var last = first
+    var kept = 1
+    for (i, p) in points.enumerated().dropFirst() {
+      let isLast = i == points.count - 1
+      guard abs(p.0 - last.0) + abs(p.1 - last.1) >= tolerance || (isLast && !closed) else {
+        continue
+      }
+      out += "L\(num(p.0)) \(num(p.1))"
+      last = p
+      kept += 1
+    }
+    if closed {
+      guard kept >= 3 else { return nil }
+      out += "Z"
+    }
+    return out
+  }
+
+  static func num(_ v: Double) -> String { JSONText.number((v * 10).rounded() / 10) }
+
+  // MARK: The document
+
+  func document() -> JSONValue {
+    let geofence = report.geofence
+    let search = report.search
+    let samples = run.world.trueSamples
+
+    // What the frame must show.
+    var frame: [(Double, Double)] = samples.map {
+      ($0.coordinate.latitude, $0.coordinate.longitude)
+    }
+    let fixes = entries.compactMap { e -> (LogEntry, Location)? in
+      if case .didUpdateLocations(_, let location)? = e.payload as? LocationEvent {
+        return (e, location)
+      }
+      return nil
+    }
+    // An invalid fix (accuracy −1, at (0, 0)) is drawn where it says, but does not widen the
+    // map to the Gulf of Guinea.
+    frame += fixes.filter { $0.1.horizontalAccuracy >= 0 }.map {
+      ($0.1.coordinate.latitude, $0.1.coordinate.longitude)
+    }
+    let estimates = entries.compactMap { e -> (LogEntry, Coordinate)? in
+      switch e.payload {
+      case let r as RegionEvent:
+        if case .decided(let d) = r { return (e, d.estimate) }
+        if case .missed(let d) = r { return (e, d.estimate) }
+      case let m as MonitorEvent:
+        if case .decided(_, _, _, let estimate) = m { return (e, estimate) }
+        if case .missed(_, _, _, let estimate) = m { return (e, estimate) }
+      default: break
+      }
+      return nil
+    }
+    frame += estimates.map { ($0.1.latitude, $0.1.longitude) }
+    for fence in geofence?.fences ?? [] {
+      let dLat = fence.radius / 111_320
+      let dLon = dLat / max(cos(fence.center.latitude * .pi / 180), 0.01)
+      frame += [
+        (fence.center.latitude - dLat, fence.center.longitude - dLon),
+        (fence.center.latitude + dLat, fence.center.longitude + dLon),
+      ]
+    }
+    let requests = self.requests(search: search)
+    for r in requests { frame += r.extent }
+
+    let projection = ViewerProjection(fitting: frame)
+    let tolerance = 0.6
+
+    var data: [String: JSONValue] = [:]
+    data["format"] = .string("geosim-viewer/1")
+    data["scenario"] = scenarioMembers()
+    let end = max(scenario.duration, entries.last?.time.seconds ?? 0)
+    data["start"] = .number(0)
+    data["end"] = Self.r3(end)
+    data["zones"] = zones(until: end)
+    data["map"] = .object([
+      "width": .number(ViewerProjection.width), "height": .number(ViewerProjection.height),
+      "metresPerUnit": .number(
+        (projection.metresPerUnitAtCentre * 10_000).rounded() / 10_000),
+    ])
+    data["track"] = track(samples, projection)
+    data["fixes"] = .array(
+      fixes.map { e, l in
+        var o = Self.xy(projection.point(l.coordinate))
+        o["t"] = Self.t(e.time)
+        o["i"] = .number(Double(e.sequence))
+        o["r"] = Self.r2(
+          max(0, l.horizontalAccuracy) * projection.unitsPerMetre(atLatitude: l.coordinate.latitude)
+        )
+        o["accuracy"] = Self.r2(l.horizontalAccuracy)
+        o["latitude"] = Self.r6(l.coordinate.latitude)
+        o["longitude"] = Self.r6(l.coordinate.longitude)
+        return .object(o)
+      })
+    data["estimates"] = .array(
+      estimates.map { e, c in
+        var o = Self.xy(projection.point(c))
+        o["t"] = Self.t(e.time)
+        o["i"] = .number(Double(e.sequence))
+        o["latitude"] = Self.r6(c.latitude)
+        o["longitude"] = Self.r6(c.longitude)
+        return .object(o)
+      })
+    data["fences"] = fences(geofence, samples: samples, projection: projection)
+    data["requests"] = .array(requests.map { $0.json(projection) })
+    data["areas"] = areas(projection)
+    data["environment"] = environmentWindows(samples)
+    data["offline"] = offlineWindows(end: end)
+    data["places"] = places(projection)
+    data["layers"] = layers(projection, tolerance: tolerance)
+    data["borders"] = bordersJSON(projection, frame: frame)
+    let (sources, events) = eventList()
+    data["sources"] = .array(sources.map(JSONValue.string))
+    data["events"] = events
+    data["eventCount"] = .number(Double(entries.count))
+    data["eventsEmbedded"] = .number(Double(min(entries.count, eventLimit)))
+    data["cjkSample"] = cjkSample(in: data).map(JSONValue.string) ?? .null
+    return .object(data)
+  }
+
+  func scenarioMembers() -> JSONValue {
+    .object([
+      "name": .string(scenario.name), "description": .string(scenario.description),
+      "app": .string(scenario.app.name),
+      "variant": scenario.app.variant.map(JSONValue.string) ?? .null,
+      "seed": .string(String(scenario.seed)),
+      "start": .string(ScenarioReport.iso8601(scenario.start)),
+      "startEpochMilliseconds": .number((scenario.start.timeIntervalSince1970 * 1_000).rounded()),
+      "timeZone": .string(scenario.timeZone.identifier),
+      "duration": .number(scenario.duration),
+      "verdict": .string(report.summary.verdictLabel),
+      "status": .string(report.status.rawValue),
+    ])
+  }
+
+  func zones(until end: Double) -> JSONValue {
+    ViewerData.zones(of: scenario.timeZone, from: scenario.start, seconds: end)
+  }
+
+  /// The zone's abbreviation at `date` (`JST`, `CEST`): the first short name, in a fixed list
+  /// of English locales, that is not a bare offset; `UTC±HH:MM` when there is none (the system's
+  /// own abbreviation is often only `GMT+9`).
+  static func abbreviation(_ zone: TimeZone, at date: Date, offset: Int) -> String {
+    let style: NSTimeZone.NameStyle =
+      zone.isDaylightSavingTime(for: date) ? .shortDaylightSaving : .shortStandard
+    for locale in ["en_US", "en_GB", "en_JP", "en_AU", "en_CA", "en_IN", "en_NZ", "en_IE", "en_ZA"]
+    {
+      if let name = zone.localizedName(for: style, locale: Locale(identifier: locale)),
+        !name.hasPrefix("GMT"), !name.hasPrefix("UTC"), !name.contains(" ")
+      {
+        return name
+      }
+    }
+    if offset == 0 { return "UTC" }
+    let sign = offset < 0 ? "-" : "+"
+    let minutes = abs(offset) / 60
+    return String(format: "UTC%@%02d:%02d", sign, minutes / 60, minutes % 60)
+  }
+
+  // MARK: Track
+
+  /// The true track, decimated to at most ``ViewerData/trackLimit`` points with every
+  /// segment's ends kept. A segment breaks where the samples are more than 30 s, and ten
+  /// times the usual step, apart.
+  func track(_ samples: [TrajectorySample], _ projection: ViewerProjection) -> JSONValue {
+    guard !samples.isEmpty else {
+      return .object([
+        "t": .array([]), "x": .array([]), "y": .array([]), "latitude": .array([]),
+        "longitude": .array([]), "breaks": .array([]), "arrows": .array([]), "start": .null,
+        "end": .null,
+      ])
+    }
+    let steps = zip(samples.dropFirst(), samples).map { ($0.time - $1.time).seconds }.sorted()
+    let usual = steps.isEmpty ? 1 : steps[steps.count / 2]
+    let gap = max(30, usual * 10)
+    var segments: [Range<Int>] = []
+    var start = 0
+    for i in 1..<max(samples.count, 1) where (samples[i].time - samples[i - 1].time).seconds > gap {
+      segments.append(start..<i)
+      start = i
+    }
+    segments.append(start..<samples.count)
+    let budget = max(ViewerData.trackLimit - 2 * segments.count, segments.count)
+    let step = max(1, Int((Double(samples.count) / Double(budget)).rounded(.up)))
+    var t: [JSONValue] = []
+    var x: [JSONValue] = []
+    var y: [JSONValue] = []
+    var lat: [JSONValue] = []
+    var lon: [JSONValue] = []
+    var breaks: [JSONValue] = []
+    var arrows: [JSONValue] = []
+    for segment in segments {
+      if !t.isEmpty { breaks.append(.number(Double(t.count))) }
+      var picked = Array(stride(from: segment.lowerBound, to: segment.upperBound, by: step))
+      if picked.last != segment.upperBound - 1 { picked.append(segment.upperBound - 1) }
+      let points = picked.map { projection.point(samples[$0].coordinate) }
+      for (i, p) in zip(picked, points) {
+        t.append(Self.t(samples[i].time))
+        x.append(Self.r2(p.0))
+        y.append(Self.r2(p.1))
+        lat.append(Self.r6(samples[i].coordinate.latitude))
+        lon.append(Self.r6(samples[i].coordinate.longitude))
+      }
+      arrows += Self.arrows(points)
+    }
+    let first = projection.point(samples[0].coordinate)
+    let last = projection.point(samples[samples.count - 1].coordinate)
+    return .object([
+      "t": .array(t), "x": .array(x), "y": .array(y), "latitude": .array(lat),
+      "longitude": .array(lon), "breaks": .array(breaks), "arrows": .array(arrows),
+      "start": .object(Self.xy(first).merging(["t": Self.t(samples[0].time)]) { $1 }),
+      "end": .object(Self.xy(last).merging(["t": Self.t(samples[samples.count - 1].time)]) { $1 }),
+    ])
+  }
+
+  /// Direction arrows at every eighth of a line's drawn length (none on a line under 20 units).
+  static func arrows(_ points: [(Double, Double)]) -> [JSONValue] {
+    var lengths = [0.0]
+    for (a, b) in zip(points, points.dropFirst()) {
+      lengths.append(lengths.last! + hypot(b.0 - a.0, b.1 - a.1))
+    }
+    guard let total = lengths.last, total >= 20 else { return [] }
+    var out: [JSONValue] = []
+    var i = 1
+    for k in 1...7 {
+      let target = total * Double(k) / 8
+      while i < lengths.count - 1 && lengths[i] < target { i += 1 }
+      let a = points[i - 1]
+      let b = points[i]
+      let f =
+        lengths[i] > lengths[i - 1] ? (target - lengths[i - 1]) / (lengths[i] - lengths[i - 1]) : 0
+      let angle = atan2(b.1 - a.1, b.0 - a.0) * 180 / .pi
+      guard b.0 != a.0 || b.1 != a.1 else { continue }
+      out.append(
+        .object([
+          "x": r2(a.0 + (b.0 - a.0) * f), "y": r2(a.1 + (b.1 - a.1) * f),
+          "angle": .number(angle.rounded()),
+        ]))
+    }
+    return out
+  }
+
+  // MARK: Fences
+
+  func fences(
+    _ geofence: GeofenceReport?, samples: [TrajectorySample], projection: ViewerProjection
+  ) -> JSONValue {
+    guard let geofence else { return .array([]) }
+    var seen: [String: Int] = [:]
+    return .array(
+      geofence.fences.enumerated().map { index, fence in
+        let count = seen[fence.identifier, default: 0]
+        seen[fence.identifier] = count + 1
+        let id = count == 0 ? fence.identifier : "\(fence.identifier)#\(count + 1)"
+        var o = Self.xy(projection.point(fence.center))
+        o["id"] = .string(id)
+        o["identifier"] = .string(fence.identifier)
+        o["kind"] = .string(fence.kind.rawValue)
+        o["radius"] = Self.r2(fence.radius)
+        o["r"] = Self.r2(
+          fence.radius * projection.unitsPerMetre(atLatitude: fence.center.latitude))
+        o["from"] = Self.t(fence.activeFrom)
+        o["until"] = fence.activeUntil.map(Self.t) ?? .null
+        o["states"] = phoneStates(of: fence)
+        o["trueStates"] = trueStates(of: fence, samples: samples)
+        return .object(o)
+      })
+  }
+
+  /// What the phone believed: `[t, state, event]` from the fence's start, `unknown` until the
+  /// region engine decides (or iOS reports) a state.
+  func phoneStates(of fence: GeofenceReport.Fence) -> JSONValue {
+    var out: [JSONValue] = [.array([Self.t(fence.activeFrom), .string("unknown"), .number(-1)])]
+    for e in entries where e.time >= fence.activeFrom {
+      if let until = fence.activeUntil, e.time > until { break }
+      var state: String?
+      switch (fence.kind, e.payload) {
+      case (.region, let r as RegionEvent):
+        switch r {
+        case .decided(let d) where d.identifier == fence.identifier && d.request == nil:
+          state = d.state.description
+        case .didDetermineState(let id, let s) where id == fence.identifier:
+          state = s.description
+        case .didEnterRegion(let id, _) where id == fence.identifier: state = "inside"
+        case .didExitRegion(let id, _) where id == fence.identifier: state = "outside"
+        default: break
+        }
+      case (.notification, let r as RegionEvent):
+        if case .decided(let d) = r, d.request == fence.identifier { state = d.state.description }
+      case (.monitor, let m as MonitorEvent):
+        switch m {
+        case .decided(let monitor, let id, let s, _) where "\(monitor)/\(id)" == fence.identifier:
+          state = Self.state(s)
+        case .eventDelivered(let monitor, let id, let s, _)
+        where "\(monitor)/\(id)" == fence.identifier:
+          state = Self.state(s)
+        default: break
+        }
+      default: break
+      }
+      if let state {
+        out.append(.array([Self.t(e.time), .string(state), .number(Double(e.sequence))]))
+      }
+    }
+    return .array(out)
+  }
+
+  static func state(_ s: ConditionState) -> String {
+    switch s {
+    case .satisfied: "inside"
+    case .unsatisfied: "outside"
+    default: "unknown"
+    }
+  }
+
+  /// Where the true track was: `[t, inside]` at each change, by the haversine distance on a
+  /// 6,371 km sphere (for drawing; the report's crossings are the geodesic truth).
+  func trueStates(of fence: GeofenceReport.Fence, samples: [TrajectorySample]) -> JSONValue {
+    var out: [JSONValue] = []
+    var last: Bool?
+    let lat0 = fence.center.latitude * .pi / 180
+    let lon0 = fence.center.longitude * .pi / 180
+    for s in samples {
+      let lat = s.coordinate.latitude * .pi / 180
+      let lon = s.coordinate.longitude * .pi / 180
+      let h =
+        pow(sin((lat - lat0) / 2), 2) + cos(lat) * cos(lat0) * pow(sin((lon - lon0) / 2), 2)
+      let inside = 2 * 6_371_000 * asin(min(1, sqrt(h))) <= fence.radius
+      if inside != last {
+        out.append(.array([Self.t(s.time), .bool(inside)]))
+        last = inside
+      }
+    }
+    return .array(out)
+  }
+
+  // MARK: Requests
+
+  /// One request as the viewer draws it.
+  struct Request {
+    var t: SimTime
+    var sequence: Int
+    var service: String
+    var kind: String
+    var label: String
+    /// Where it was sent: a point, a circle (with its radius in metres) or a box's corners as
+    /// sent (first the "southwest", then the "northeast").
+    var point: (Double, Double)?
+    var radius: Double?
+    var corners: [(Double, Double)] = []
+    var meant: CoordinateBounds?
+    var note: String?
+    var anomalies: [String] = []
+    var results: [(name: String, lat: Double, lon: Double, isTrue: Bool?)] = []
+    var missed: [(name: String, lat: Double, lon: Double)] = []
+
+    var extent: [(Double, Double)] {
+      var out: [(Double, Double)] = corners
+      if let p = point {
+        out.append(p)
+        if let radius {
+          let dLat = radius / 111_320
+          let dLon = dLat / max(cos(p.0 * .pi / 180), 0.01)
+          out += [(p.0 - dLat, p.1 - dLon), (p.0 + dLat, p.1 + dLon)]
+        }
+      }
+      out += results.map { ($0.lat, $0.lon) }
+      out += missed.map { ($0.lat, $0.lon) }
+      return out
+    }
+
+    func json(_ projection: ViewerProjection) -> JSONValue {
+      var o: [String: JSONValue] = [
+        "t": Builder.t(t), "i": .number(Double(sequence)), "service": .string(service),
+        "kind": .string(kind), "label": .string(label),
+        "anomalies": .array(anomalies.map(JSONValue.string)),
+        "note": note.map(JSONValue.string) ?? .null,
+      ]
+      if let p = point {
+        let q = projection.point(p.0, p.1)
+        o["x"] = Builder.r2(q.0)
+        o["y"] = Builder.r2(q.1)
+        o["latitude"] = .number(p.0)
+        o["longitude"] = .number(p.1)
+        if let radius {
+          o["shape"] = .string("circle")
+          o["r"] = Builder.r2(radius * projection.unitsPerMetre(atLatitude: p.0))
+          o["radius"] = Builder.r2(radius)
+        } else {
+          o["shape"] = .string("point")
+        }
+      } else if corners.count == 2 {
+        o["shape"] = .string("box")
+        let (a, b) = (corners[0], corners[1])
+        let ring = [(a.0, a.1), (a.0, b.1), (b.0, b.1), (b.0, a.1)]
+        o["corners"] = .array(
+          ring.map { c in
+            let q = projection.point(c.0, c.1)
+            return .array([Builder.r2(q.0), Builder.r2(q.1)])
+          })
+        o["sent"] = .array(
+          corners.map { c in
+            .object(["latitude": .number(c.0), "longitude": .number(c.1)])
+          })
+        if let m = meant {
+          let sw = projection.point(m.south, m.west)
+          let ne = projection.point(m.north, m.east)
+          o["meant"] = .array([
+            Builder.r2(sw.0), Builder.r2(ne.1), Builder.r2(ne.0), Builder.r2(sw.1),
+          ])
+        }
+      } else {
+        o["shape"] = .string("none")
+      }
+      o["results"] = .array(
+        results.map { r in
+          var item = Builder.xy(projection.point(r.lat, r.lon))
+          item["name"] = .string(r.name)
+          item["true"] = r.isTrue.map(JSONValue.bool) ?? .null
+          return .object(item)
+        })
+      o["missed"] = .array(
+        missed.map { r in
+          var item = Builder.xy(projection.point(r.lat, r.lon))
+          item["name"] = .string(r.name)
+          return .object(item)
+        })
+      return .object(o)
+    }
+  }
+
+  /// Every request the app sent (network requests and geocoder look-ups), in order, with its
+  /// parameters as sent.
+  func requests(search: SearchReport?) -> [Request] {
+    let records = search?.requests ?? []
+    var byID: [Int: SearchRequestRecord] = [:]
+    for r in records { if let id = r.networkID { byID[id] = r } }
+    var out: [Request] = []
+    for e in entries {
+      switch e.payload {
+      case let n as NetworkEvent:
+        guard case .request(let id, let service, let http) = n else { continue }
+        let record = byID[id]
+        var r = Request(
+          t: e.time, sequence: e.sequence, service: service,
+          kind: record?.kind.rawValue ?? service,
+          label: "#\(id) \(service) \(http.method) \(http.path)")
+        r.anomalies = record?.anomalies.map(\.rawValue) ?? []
+        switch service {
+        case "weather":
+          let lat = http.queryValue("lat")
+          let lon = http.queryValue("lon")
+          if let la = lat.flatMap(Double.init), let lo = lon.flatMap(Double.init), la.isFinite,
+            lo.isFinite, (-90...90).contains(la), (-180...180).contains(lo)
+          {
+            r.point = (la, lo)
+            if abs(la) < 0.01 && abs(lo) < 0.01 { r.anomalies.append("nearNullIsland") }
+          } else {
+            r.note = "lat=\(lat ?? "(none)"), lon=\(lon ?? "(none)"): not a position"
+          }
+          r.label = "#\(id) weather lat=\(lat ?? "?") lon=\(lon ?? "?")"
+        case "threewords":
+          let value = http.queryValue("coordinates") ?? http.queryValue("focus")
+          let parts = value?.split(separator: ",").compactMap { Double($0) } ?? []
+          if parts.count == 2, (-90...90).contains(parts[0]), (-180...180).contains(parts[1]) {
+            r.point = (parts[0], parts[1])
+          }
+          for item in record?.results ?? [] {
+            if let c = item.coordinate {
+              r.results.append((item.label ?? "?", c.latitude, c.longitude, nil))
+            }
+          }
+        default:
+          if let a = record?.ncmb {
+            if let centre = a.centre {
+              r.point = (centre.latitude, centre.longitude)
+              r.radius = a.radiusMeters
+            } else if let sw = a.southwestAsSent, let ne = a.northeastAsSent {
+              r.corners = [(sw.latitude, sw.longitude), (ne.latitude, ne.longitude)]
+              r.meant = a.boxMeant
+            }
+            for (p, isTrue) in zip(a.returned, a.returnedIsTrue) {
+              r.results.append(
+                (p.name ?? "?", p.coordinate.latitude, p.coordinate.longitude, isTrue))
+            }
+            r.missed = a.missed.map {
+              ($0.name ?? "?", $0.coordinate.latitude, $0.coordinate.longitude)
+            }
+          }
+        }
+        out.append(r)
+      case let g as GeocoderEvent:
+        guard case .request(let query) = g else { continue }
+        var r = Request(
+          t: e.time, sequence: e.sequence, service: "geocoder", kind: "geocoder.reverse",
+          label: "geocoder")
+        switch query {
+        case .reverse(let c):
+          r.point = (c.latitude, c.longitude)
+          r.label = "geocoder reverse \(c.latitude),\(c.longitude)"
+        case .forward(let text):
+          r.kind = "geocoder.forward"
+          r.label = "geocoder forward \"\(text)\""
+          r.note = "a text search: no position sent"
+        }
+        out.append(r)
+      default: continue
+      }
+    }
+    return out
+  }
+
+  // MARK: Environment and network
+
+  func areas(_ projection: ViewerProjection) -> JSONValue {
+    .array(
+      scenario.environment.areas.compactMap { area in
+        var d = ""
+        Self.forEachRing(area.polygon) { ring in
+          if let p = Self.path(
+            ring.map { projection.point($0.y, $0.x) }, closed: true, tolerance: 0.3)
+          {
+            d += p
+          }
+        }
+        guard !d.isEmpty else { return nil }
+        return .object(["kind": .string(area.kind.description), "d": .string(d)])
+      })
+  }
+
+  static func forEachRing(_ g: Geometry, _ body: ([Position]) -> Void) {
+    switch g {
+    case .polygon(let p):
+      body(p.exterior.positions)
+      for h in p.holes { body(h.positions) }
+    case .multiPolygon(let ps): for p in ps { forEachRing(.polygon(p), body) }
+    case .geometryCollection(let gs): for g in gs { forEachRing(g, body) }
+    default: break
+    }
+  }
+
+  static func forEachLine(_ g: Geometry, _ body: ([Position]) -> Void) {
+    switch g {
+    case .lineString(let l): body(l.positions)
+    case .multiLineString(let ls): for l in ls { body(l.positions) }
+    case .geometryCollection(let gs): for g in gs { forEachLine(g, body) }
+    default: break
+    }
+  }
+
+  /// When the true track was in an area that degrades positioning: `[from, to, kind]`.
+  func environmentWindows(_ samples: [TrajectorySample]) -> JSONValue {
+    guard !scenario.environment.areas.isEmpty,
+      let environment = try? SensorEnvironment(
+        areas: scenario.environment.areas, context: run.world.geos)
+    else { return .array([]) }
+    var out: [JSONValue] = []
+    var current: (kind: EnvironmentKind, from: SimTime)?
+    for s in samples {
+      let kind = environment.kind(at: s.coordinate)
+      if current?.kind == kind { continue }
+      if let c = current, c.kind != .openSky {
+        out.append(.array([Self.t(c.from), Self.t(s.time), .string(c.kind.description)]))
+      }
+      current = (kind, s.time)
+    }
+    if let c = current, c.kind != .openSky, let last = samples.last {
+      out.append(
+        .array([
+          Self.t(c.from), Self.r3(max(last.time.seconds, scenario.duration)),
+          .string(c.kind.description),
+        ]))
+    }
+    return .array(out)
+  }
+
+  /// When the phone was offline, from the network's own log: `[from, to]`.
+  func offlineWindows(end: Double) -> JSONValue {
+    var out: [JSONValue] = []
+    var from: SimTime?
+    for e in entries {
+      guard let n = e.payload as? NetworkEvent else { continue }
+      switch n {
+      case .offline where from == nil: from = e.time
+      case .online:
+        if let f = from { out.append(.array([Self.t(f), Self.t(e.time)])) }
+        from = nil
+      default: break
+      }
+    }
+    if let f = from { out.append(.array([Self.t(f), Self.r3(end)])) }
+    return .array(out)
+  }
+
+  // MARK: Names and layers
+
+  /// Stations of the datasets, the gazetteer's places (the built-in Tokyo ward offices when the
+  /// scenario names no gazetteer) and named points of the layers, where they fall in the map.
+  func places(_ projection: ViewerProjection) -> JSONValue {
+    var out: [JSONValue] = []
+    var seen = Set<String>()
+    func add(_ name: String, _ lat: Double, _ lon: Double, _ kind: String) {
+      let p = projection.point(lat, lon)
+      guard (-50...ViewerProjection.width + 50).contains(p.0),
+        (-50...ViewerProjection.height + 50).contains(p.1),
+        seen.insert("\(name)|\(Self.num(p.0))|\(Self.num(p.1))").inserted
+      else { return }
+      var o = Self.xy(p)
+      o["name"] = .string(name)
+      o["kind"] = .string(kind)
+      out.append(.object(o))
+    }
+    for s in run.world.stations { add(s.name, s.point.latitude, s.point.longitude, "station") }
+    if let url = scenario.gazetteer, let data = try? Data(contentsOf: url),
+      let features = try? GeoJSON.features(from: data, file: url.lastPathComponent)
+    {
+      for f in features {
+        if case .point(let p)? = f.geometry, case .string(let name)? = f.properties?["name"] {
+          add(name, p.y, p.x, "place")
+        }
+      }
+    } else if scenario.gazetteer == nil {
+      for w in Gazetteer.tokyoWardOffices { add(w.name, w.latitude, w.longitude, "place") }
+    }
+    for layer in scenario.report.layers {
+      for f in layer.features {
+        if case .point(let p)? = f.geometry, case .string(let name)? = f.properties?["name"] {
+          add(name, p.y, p.x, "layer")
+        }
+      }
+    }
+    return .array(out)
+  }
+
+  func layers(_ projection: ViewerProjection, tolerance: Double) -> JSONValue {
+    .array(
+      scenario.report.layers.map { layer in
+        var lines = ""
+        var fills = ""
+        var points: [JSONValue] = []
+        for f in layer.features {
+          guard let g = f.geometry else { continue }
+          Self.forEachLine(g) { line in
+            if let p = Self.path(
+              line.map { projection.point($0.y, $0.x) }, closed: false, tolerance: tolerance)
+            {
+              lines += p
+            }
+          }
+          Self.forEachRing(g) { ring in
+            if let p = Self.path(
+              ring.map { projection.point($0.y, $0.x) }, closed: true, tolerance: tolerance)
+            {
+              fills += p
+            }
+          }
+          var pointList: [Position] = []
+          if case .point(let p) = g { pointList = [p] }
+          if case .multiPoint(let ps) = g { pointList = ps }
+          for p in pointList { points.append(.object(Self.xy(projection.point(p.y, p.x)))) }
+        }
+        return .object([
+          "label": .string(layer.label), "file": .string(layer.file), "lines": .string(lines),
+          "fills": .string(fills), "points": .array(points),
+        ])
+      })
+  }
+
+  /// The shipped borders near the map: rings whose box meets the frame grown by half its size
+  /// on each side, their far vertices pulled in to twice the frame's size, simplified to about
+  /// a unit of the drawing.
+  func bordersJSON(_ projection: ViewerProjection, frame: [(Double, Double)]) -> JSONValue {
+    let w = ViewerProjection.width
+    let h = ViewerProjection.height
+    var d = ""
+    for ring in borders {
+      var minX = Double.infinity
+      var maxX = -Double.infinity
+      var minY = Double.infinity
+      var maxY = -Double.infinity
+      var points: [(Double, Double)] = []
+      points.reserveCapacity(ring.latitudes.count)
+      for (lat, lon) in zip(ring.latitudes, ring.longitudes) {
+        let p = projection.point(lat, lon)
+        minX = min(minX, p.0)
+        maxX = max(maxX, p.0)
+        minY = min(minY, p.1)
+        maxY = max(maxY, p.1)
+        points.append(p)
+      }
+      guard maxX >= -w / 2, minX <= w * 1.5, maxY >= -h / 2, minY <= h * 1.5,
+        max(maxX - minX, maxY - minY) >= 1
+      else { continue }
+      // Far outside the frame only the side matters: a run of vertices beyond the same side
+      // keeps its first and last, pulled in to the frame's edge.
+      func zone(_ p: (Double, Double)) -> Int {
+        (p.0 < -w ? 0 : p.0 > 2 * w ? 2 : 1) + 3 * (p.1 < -h ? 0 : p.1 > 2 * h ? 2 : 1)
+      }
+      var kept: [(Double, Double)] = []
+      kept.reserveCapacity(points.count)
+      for (i, p) in points.enumerated() {
+        let z = zone(p)
+        if z != 4, i > 0, i < points.count - 1, zone(points[i - 1]) == z,
+          zone(points[i + 1]) == z
+        {
+          continue
+        }
+        kept.append((min(max(p.0, -w), 2 * w), min(max(p.1, -h), 2 * h)))
+      }
+      if let p = Self.path(kept, closed: true, tolerance: 1.5, digits: 0) { d += p }
+    }
+    return .string(d)
+  }
+
+  // MARK: Events
+
+  /// The sources in order of their first entry, and the entries as `[t, source, event, line]`.
+  func eventList() -> ([String], JSONValue) {
+    var sources: [String] = []
+    var index: [String: Int] = [:]
+    var events: [JSONValue] = []
+    for e in entries.prefix(eventLimit) {
+      let source = e.source
+      let s: Int
+      if let i = index[source] {
+        s = i
+      } else {
+        s = sources.count
+        index[source] = s
+        sources.append(source)
+      }
+      events.append(
+        .array([
+          Self.t(e.time), .number(Double(s)), .string(e.event), .string(EventLog.jsonLine(e)),
+        ]))
+    }
+    return (sources, .array(events))
+  }
+
+  /// The first text in the data written in Japanese or Chinese script, if any.
+  func cjkSample(in data: [String: JSONValue]) -> String? {
+    func isCJK(_ s: Unicode.Scalar) -> Bool {
+      switch s.value {
+      case 0x3040...0x30FF, 0x3400...0x4DBF, 0x4E00...0x9FFF, 0xF900...0xFAFF, 0xFF66...0xFF9F:
+        true
+      default: false
+      }
+    }
+    func find(_ v: JSONValue) -> String? {
+      switch v {
+      case .string(let s):
+        guard s.unicodeScalars.contains(where: isCJK) else { return nil }
+        // A short run of the script, not a whole log line.
+        let scalars = Array(s.unicodeScalars)
+        guard let i = scalars.firstIndex(where: isCJK) else { return nil }
+        var j = i
+        while j < scalars.count && isCJK(scalars[j]) && j - i < 8 { j += 1 }
+        var out = ""
+        out.unicodeScalars.append(contentsOf: scalars[i..<j])
+        return out
+      case .array(let a): return a.lazy.compactMap(find).first
+      case .object(let o): return o.keys.sorted().lazy.compactMap { find(o[$0]!) }.first
+      default: return nil
+      }
+    }
+    return find(.object(data))
+  }
+}
+
+/// The replay viewer of one replay: ``ViewerData`` in ``ViewerPage``.
+struct ReplayViewer {
+  /// The page's data.
+  let data: ViewerData
+  private let name: String
+  private let description: String
+  private let end: Double
+
+  /// The viewer of `run`, with the analyses of its `report`.
+  ///
+  /// - Throws: `CloudError` when the shipped country borders cannot be read.
+  init(run: ScenarioRun, report: ScenarioReport, eventLimit: Int = ViewerData.eventLimit) throws {
+    data = ViewerData(
+      run: run, report: report, borders: try CountryBorderRing.bundled(), eventLimit: eventLimit)
+    name = run.scenario.name
+    description = run.scenario.description
+    end = max(run.scenario.duration, run.log.entries.last?.time.seconds ?? 0)
+  }
+
+  /// The page: one self-contained HTML file.
+  func html() -> String {
+    ViewerPage.html(
+      title: name, description: description, data: data.json, start: 0,
+      end: (end * 1_000).rounded() / 1_000)
+  }
+}

@@ -1,0 +1,256 @@
+import Foundation
+import JSON
+import ReferenceAppCatalog
+import Replay
+import Testing
+
+@testable import Reporting
+
+private let resources = ReplayResources()
+
+/// The viewer page of a shipped scenario replayed in this process.
+private func viewer(_ path: String, eventLimit: Int = ViewerData.eventLimit) throws -> String {
+  let run = try replayShipped(path, resources: resources)
+  let report = try ScenarioReport(
+    input: ReportInput(run), context: run.world.geos, resources: resources)
+  return try ReplayViewer(run: run, report: report, eventLimit: eventLimit).html()
+}
+
+/// The JSON document the page embeds.
+private func embeddedData(_ page: String) throws -> [String: JSONValue] {
+  let open = #"<script type="application/json" id="geosim-data">"#
+  let start = try #require(page.range(of: open)).upperBound
+  let end = try #require(page.range(of: "</script>", range: start..<page.endIndex)).lowerBound
+  guard case .object(let o) = try JSONValue(parsing: Data(page[start..<end].utf8)) else {
+    Issue.record("the embedded data is not an object")
+    return [:]
+  }
+  return o
+}
+
+private func array(_ v: JSONValue?) -> [JSONValue] {
+  if case .array(let a)? = v { a } else { [] }
+}
+private func object(_ v: JSONValue?) -> [String: JSONValue] {
+  if case .object(let o)? = v { o } else { [:] }
+}
+private func number(_ v: JSONValue?) -> Double? {
+  if case .number(let n)? = v { n } else { nil }
+}
+private func string(_ v: JSONValue?) -> String? {
+  if case .string(let s)? = v { s } else { nil }
+}
+
+/// The replay viewer is one offline page that draws what the phone sent, where it sent it.
+@Suite(.serialized) struct ReplayViewerTests {
+  @Test func thePageIsOneFileThatLoadsNothing() throws {
+    let page = try viewer("arrival-alarm/train-to-shinagawa-corrected.scenario.json")
+    #expect(page.hasPrefix("<!DOCTYPE html>") && page.hasSuffix("</html>\n"))
+    // The SVG namespace is a name, not something fetched; no other URL appears.
+    let withoutNamespace = page.replacingOccurrences(of: "http://www.w3.org/2000/svg", with: "")
+    #expect(!withoutNamespace.contains("http://") && !withoutNamespace.contains("https://"))
+    // The one link is an empty icon, so that a browser asks no server for a favicon.
+    let withoutIcon = page.replacingOccurrences(of: #"<link rel="icon" href="data:,"/>"#, with: "")
+    for reference in [" src=", "<link", "@import", "url(", "fetch(", "XMLHttpRequest", "import("] {
+      #expect(
+        !withoutIcon.contains(reference), "the page refers to an outside resource: \(reference)")
+    }
+    // Exactly the two scripts: the data and the page's own.
+    #expect(page.components(separatedBy: "<script").count == 3)
+    for id in [
+      "id=\"scrub\"", "id=\"play\"", "id=\"clock\"", "id=\"map\"", "id=\"lanes\"",
+      "id=\"events\"", "id=\"event-detail\"", "id=\"font-notice\" class=\"notice\" hidden",
+    ] {
+      #expect(page.contains(id), "\(id) is missing")
+    }
+  }
+
+  @Test func textFromTheScenarioCannotEndTheDataScript() throws {
+    let text = "</script><script>alert(1)</script> <!-- x -->"
+    let embedded = ViewerPage.embedded(.object(["description": .string(text)]))
+    #expect(!embedded.contains("</") && !embedded.contains("<!"))
+    #expect(try JSONValue(parsing: Data(embedded.utf8)) == .object(["description": .string(text)]))
+    let page = ViewerPage.html(
+      title: "<b>", description: text, data: .object([:]), start: 0, end: 1)
+    #expect(!page.contains("<b>") && !page.contains("<script>alert"))
+  }
+
+  @Test func theWeatherRequestAtNullIslandIsDrawnWhereItWasSent() throws {
+    let data = try embeddedData(
+      try viewer("weather-widget/first-launch-as-published.scenario.json"))
+    let requests = array(data["requests"]).map { object($0) }
+    let weather = try #require(requests.first { string($0["service"]) == "weather" })
+    #expect(number(weather["latitude"]) == 0 && number(weather["longitude"]) == 0)
+    #expect(string(weather["shape"]) == "point")
+    #expect(array(weather["anomalies"]).contains(.string("nearNullIsland")))
+    // The map's frame holds (0, 0) as well as the phone in Tokyo.
+    let map = object(data["map"])
+    let x = try #require(number(weather["x"]))
+    let y = try #require(number(weather["y"]))
+    #expect(x >= 0 && x <= number(map["width"])! && y >= 0 && y <= number(map["height"])!)
+    let start = object(object(data["track"])["start"])
+    #expect(abs((number(start["x"]) ?? x) - x) > 100, "Tokyo and (0, 0) are far apart")
+    // The coarse base layer is there to tell where that is.
+    #expect((string(data["borders"]) ?? "").count > 1_000)
+  }
+
+  @Test func theInvertedBoxIsDrawnWithItsCornersAsSent() throws {
+    let data = try embeddedData(
+      try viewer("station-finder/box-north-east-first-as-published.scenario.json"))
+    let requests = array(data["requests"]).map { object($0) }
+    let box = try #require(requests.first { string($0["kind"]) == "ncmb.box" })
+    #expect(string(box["shape"]) == "box")
+    #expect(array(box["anomalies"]).contains(.string("invertedBox")))
+    let sent = array(box["sent"]).map { object($0) }
+    try #require(sent.count == 2)
+    // The first corner sent, the "southwest" one, is the north-east tap near Shimbashi.
+    #expect(number(sent[0]["latitude"])! > number(sent[1]["latitude"])!)
+    #expect(number(sent[0]["longitude"])! > number(sent[1]["longitude"])!)
+    let corners = array(box["corners"]).map { array($0).compactMap(number) }
+    let meant = array(box["meant"]).compactMap(number)
+    try #require(corners.count == 4 && meant.count == 4)
+    // Drawn as sent: the first corner is the box's north-east one on the map (right, up).
+    #expect(corners[0][0] == meant[2] && corners[0][1] == meant[1])
+    #expect(corners[2][0] == meant[0] && corners[2][1] == meant[3])
+  }
+
+  @Test func theClockIsInTheScenariosTimeZone() throws {
+    let data = try embeddedData(
+      try viewer("station-finder/box-north-east-first-as-published.scenario.json"))
+    let zones = array(data["zones"]).map { object($0) }
+    #expect(zones.count == 1)
+    #expect(number(zones.first?["offset"]) == Double(9 * 3_600))
+    #expect(string(zones.first?["abbreviation"]) == "JST")
+    #expect(string(object(data["scenario"])["start"]) == "2026-04-01T05:10:00Z")
+    #expect(number(object(data["scenario"])["startEpochMilliseconds"]) == 1_775_020_200_000)
+  }
+
+  @Test func aClockAcrossADaylightSavingChangeHasBothOffsets() throws {
+    // Central Europe springs forward at 01:00 UTC on 29 March 2026.
+    let start = try #require(ISO8601DateFormatter().date(from: "2026-03-29T00:30:00Z"))
+    let zones = array(
+      ViewerData.zones(
+        of: try #require(TimeZone(identifier: "Europe/Berlin")), from: start, seconds: 7_200)
+    ).map { object($0) }
+    #expect(zones.map { number($0["from"]) } == [0, 1_800])
+    #expect(zones.map { number($0["offset"]) } == [3_600, 7_200])
+    #expect(zones.map { string($0["abbreviation"]) } == ["CET", "CEST"])
+  }
+
+  @Test func everyEventIsEmbeddedUpToTheCapAndThePageSaysWhenCapped() throws {
+    let path = "arrival-alarm/train-to-shinagawa-corrected.scenario.json"
+    let full = try embeddedData(try viewer(path))
+    let count = try #require(number(full["eventCount"]))
+    #expect(array(full["events"]).count == Int(count))
+    let first = array(array(full["events"]).first)
+    #expect(string(first.last)?.hasPrefix("{\"t\":0,\"ns\":0,\"seq\":0,") == true)
+    let capped = try embeddedData(try viewer(path, eventLimit: 10))
+    #expect(array(capped["events"]).count == 10)
+    #expect(number(capped["eventsEmbedded"]) == 10 && number(capped["eventCount"]) == count)
+  }
+
+  @Test func aFenceIsUnknownUntilThePhoneDecidesAndThenWhatItDecided() throws {
+    let data = try embeddedData(
+      try viewer("arrival-alarm/train-to-shinagawa-corrected.scenario.json"))
+    let fences = array(data["fences"]).map { object($0) }
+    try #require(!fences.isEmpty)
+    for fence in fences {
+      let states = array(fence["states"]).map { array($0) }
+      #expect(string(states.first?[1]) == "unknown")
+      #expect(number(states.first?[0]) == number(fence["from"]))
+    }
+    // The alarm's region: the phone decided it was inside on arrival, where it truly was.
+    let decided = fences.flatMap { array($0["states"]).map { array($0) } }
+      .filter { string($0[1]) == "inside" }
+    #expect(!decided.isEmpty)
+    let truth = fences.compactMap { array($0["trueStates"]).last.map { array($0) } }
+    #expect(truth.contains { $0.last == .bool(true) })
+  }
+
+  @Test func theStaticMapDrawsRequestsAsSentToo() throws {
+    let weatherRun = try replayShipped(
+      "weather-widget/first-launch-as-published.scenario.json", resources: resources)
+    let weather = try ScenarioReport(
+      input: ReportInput(weatherRun), context: weatherRun.world.geos, resources: resources)
+    let map = try #require(weather.mapSVG())
+    #expect(map.contains("weather lat=0.0 lon=0.0"))
+    #expect(!map.contains("nothing to draw"))
+    let boxRun = try replayShipped(
+      "station-finder/box-north-east-first-as-published.scenario.json", resources: resources)
+    let box = try ScenarioReport(
+      input: ReportInput(boxRun), context: boxRun.world.geos, resources: resources)
+    let boxMap = try #require(box.mapSVG())
+    #expect(boxMap.contains("SW as sent") && boxMap.contains("NE as sent"))
+  }
+
+  @Test func twoReplaysGiveTheSameBytes() throws {
+    let path = "station-finder/box-north-east-first-as-published.scenario.json"
+    #expect(try viewer(path) == viewer(path))
+  }
+
+  @Test func theScenarioFolderHoldsTheViewerAndTheRunPageLinksIt() throws {
+    #expect(ReportFiles.scenarioFiles.contains("index.html"))
+    let run = try replayShipped(
+      "station-finder/box-north-east-first-as-published.scenario.json", resources: resources)
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "viewer-\(UUID().uuidString)")
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let entry = try ReportFiles.writeScenario(
+      run, resources: resources, to: folder.appendingPathComponent(run.scenario.name))
+    let page = try String(
+      contentsOf: folder.appendingPathComponent("\(run.scenario.name)/index.html"),
+      encoding: .utf8)
+    #expect(page.contains("id=\"geosim-data\""))
+    #expect(entry.viewer == "index.html")
+    #expect(RunReport(entries: [entry]).html().contains("\(run.scenario.name)/index.html"))
+  }
+}
+
+/// A scenario's map layers are read with the scenario, and a damaged one is named exactly.
+@Suite struct MapLayerReadingTests {
+  func read(layer: String) throws -> Scenario {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "layers-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    try Data(layer.utf8).write(to: folder.appendingPathComponent("rail.geojson"))
+    let scenario = """
+      {"format": "geosim-scenario/1", "name": "layers", "start": "2026-04-01T08:00:00+09:00",
+       "duration": 10, "app": {"name": "ArrivalAlarm"},
+       "report": {"layers": [{"file": "rail.geojson", "label": "JR lines"}]}}
+      """
+    let file = folder.appendingPathComponent("layers.scenario.json")
+    try Data(scenario.utf8).write(to: file)
+    return try Scenario(contentsOf: file.path)
+  }
+
+  @Test func aLayerIsReadWithItsLabel() throws {
+    let s = try read(
+      layer: """
+        {"type": "FeatureCollection", "features": [{"type": "Feature", "properties": {"name": "A"},
+          "geometry": {"type": "LineString", "coordinates": [[139.7, 35.6], [139.8, 35.7]]}}]}
+        """)
+    #expect(s.report.layers.map(\.label) == ["JR lines"])
+    #expect(s.report.layers.first?.features.count == 1)
+  }
+
+  @Test func aBadCoordinateIsNamedByFileLineColumnAndPath() throws {
+    let layer = """
+      {"type": "FeatureCollection", "features": [
+        {"type": "Feature", "properties": {},
+         "geometry": {"type": "LineString", "coordinates": [[139.7, 35.6], [139.8, "north"]]}}]}
+      """
+    let error = try #require(throws: ScenarioError.self) { try read(layer: layer) }
+    let text = "\(error)"
+    #expect(error.path == "report.layers[0].file", "\(text)")
+    #expect(text.contains("rail.geojson:3:"), "\(text)")
+    #expect(text.contains("features[0].geometry.coordinates[1][1]"), "\(text)")
+  }
+
+  @Test func aLayerThatIsNotJSONIsNamedByFileLineAndColumn() throws {
+    let error = try #require(throws: ScenarioError.self) {
+      try read(layer: "{\"type\": \"FeatureCollection\",\n \"features\": [],}")
+    }
+    #expect("\(error)".contains("rail.geojson:2:"), "\(error)")
+  }
+}
