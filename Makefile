@@ -1,5 +1,5 @@
 # The two entry points the README promises; each installs what it needs first.
-.PHONY: setup run bench calibrate test lint sanitize fuzz man docs
+.PHONY: setup run bench calibrate test browser-test lint sanitize fuzz man docs
 
 setup:
 	@scripts/ensure-system-packages
@@ -38,6 +38,19 @@ test: setup
 	cd Examples/CheckIn && swift test
 	cd Examples/CheckIn && swift run checkin-sim validate Scenarios
 	cd Examples/CheckIn && swift run checkin-sim replay Scenarios --out Reports/replay
+
+# The replay viewer in a real browser: every shipped scenario replayed (debug build) into
+# .build/browser-test/replay, then scripts/browser-test opens several scenarios' viewers in
+# headless Chromium (Debian's chromium, chromium-driver and python3-selenium; fonts-noto-cjk so
+# that Japanese renders), fails on any console message, scrubs, plays and clicks, and saves
+# screenshots into .build/browser-test/screenshots.
+BROWSER_PACKAGES = chromium chromium-driver python3-selenium fonts-noto-cjk
+browser-test: setup
+	@scripts/ensure-system-packages $(BROWSER_PACKAGES)
+	swift build --product geosim
+	rm -rf .build/browser-test
+	.build/debug/geosim replay Scenarios --out .build/browser-test/replay
+	scripts/browser-test .build/browser-test/replay --screenshots .build/browser-test/screenshots
 
 lint:
 	swift format lint --strict --configuration .swift-format -r Package.swift Sources Tests \
