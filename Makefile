@@ -64,11 +64,13 @@ man: setup
 	cp .build/plugins/GenerateManual/outputs/geosim/geosim.1 .build/man/geosim.1
 
 # The whole suite under AddressSanitizer and LeakSanitizer (GEOS allocations included).
-# Child processes (the geosim binary the CLI tests start) inherit the suppressions. The
+# Child processes (the geosim binary the CLI tests start) inherit the suppressions, and say
+# nothing of them on exit (print_suppressions=0), so that tests reading a child's standard
+# error read only the child's own words. The
 # runtime's symbolicating backtracer can hang inside an instrumented process, so a crash
 # reports AddressSanitizer's own stack instead.
 sanitize: setup
-	SWIFT_BACKTRACE=enable=no LSAN_OPTIONS=suppressions=$(CURDIR)/scripts/lsan-suppressions.txt \
+	SWIFT_BACKTRACE=enable=no LSAN_OPTIONS=suppressions=$(CURDIR)/scripts/lsan-suppressions.txt:print_suppressions=0 \
 	  ASAN_OPTIONS=malloc_context_size=100 \
 	  swift test --sanitize=address --disable-xctest --scratch-path .build/asan
 
