@@ -1,5 +1,6 @@
 import Foundation
 import SimKernel
+import Synchronization
 
 #if canImport(Glibc)
   import Glibc
@@ -7,38 +8,155 @@ import SimKernel
   import Darwin
 #endif
 
-/// A replay's `events.jsonl` as a worker streams it, one line per entry as it is recorded, so
-/// that the events before a trap in the app survive it.
+/// A replay's `events.jsonl` as a worker streams it: each entry's line goes into a buffer that
+/// is written out whenever it fills (``capacity`` bytes), and at the end.
+///
+/// The file still holds every event before a trap in the app: once ``writeOnTrap()`` has run,
+/// a trapping worker writes what the buffer holds before it dies, and a worker stopped for its
+/// time limit does so too (``writePending()``). The parent reads a crash's last events from
+/// the file, as it always has.
 final class EventFile {
-  private let path: String
-  private let handle: FileHandle
-  /// The first write that failed; later entries are dropped, and ``close()`` throws it.
-  private var lost: (any Error)?
+  /// How many bytes gather before they are written: one `write` for some 300 entries.
+  static let capacity = 1 << 16
 
-  /// Creates (or empties) the file at `path`.
+  private let path: String
+  /// The line being made, reused from entry to entry.
+  private var line: [UInt8] = []
+  private var isOpen = true
+
+  /// Creates (or empties) the file at `path`. One event file is open at a time.
   init(path: String) throws(OutputFailure) {
     self.path = path
     let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
     guard descriptor >= 0 else {
       throw OutputFailure("cannot write \(path): \(String(cString: strerror(errno)))")
     }
-    handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
+    pendingEvents.withLock { $0.open(descriptor) }
+    line.reserveCapacity(1_024)
   }
 
-  /// Writes `entry`'s line.
+  deinit {
+    if isOpen { pendingEvents.withLock { $0.close() } }
+  }
+
+  /// Adds `entry`'s line.
   func append(_ entry: LogEntry) {
-    guard lost == nil else { return }
-    do {
-      try handle.write(contentsOf: Data((EventLog.jsonLine(entry) + "\n").utf8))
-    } catch {
-      lost = error
+    line.removeAll(keepingCapacity: true)
+    EventLog.writeJSONLine(entry, to: &line)
+    line.withUnsafeBufferPointer { bytes in pendingEvents.withLock { $0.add(bytes) } }
+  }
+
+  /// Writes what is left and closes the file; throws when a line could not be written.
+  func close() throws(OutputFailure) {
+    isOpen = false
+    let failure = pendingEvents.withLock { $0.close() }
+    if failure != 0 {
+      throw OutputFailure("cannot write \(path): \(String(cString: strerror(failure)))")
     }
   }
 
-  /// Ends the file; throws when a line could not be written.
-  func close() throws(OutputFailure) {
-    if let lost {
-      throw OutputFailure("cannot write \(path): \(OutputFolder.reason(lost))")
+  /// Writes what the open event file holds and has not written yet, and ends the file: for a
+  /// worker about to end from another thread (its time limit), so that the file ends with a
+  /// whole line whatever the replay's thread does next. Nothing is written to it after this.
+  static func writePending() {
+    _ = pendingEvents.withLock { $0.close() }
+  }
+
+  /// Makes a trap in this process (a Swift runtime failure, a bad access, an abort) first
+  /// write what the open event file holds, then end the process as the trap would have.
+  /// For worker processes, whose parent reads a crash's last events from the file.
+  static func writeOnTrap() {
+    // Touch the shared state now: a signal handler must not be the first to reach it.
+    pendingEvents.withLock { _ in }
+    // A stack overflow's handler needs a stack of its own (kept for the process's life).
+    let size = 1 << 16
+    var stack = stack_t()
+    stack.ss_sp = UnsafeMutableRawPointer.allocate(byteCount: size, alignment: 16)
+    stack.ss_size = size
+    sigaltstack(&stack, nil)
+    for signal in [SIGILL, SIGTRAP, SIGABRT, SIGSEGV, SIGBUS, SIGFPE] {
+      var action = sigaction()
+      #if canImport(Glibc)
+        action.__sigaction_handler.sa_handler = writePendingOnSignal
+        action.sa_flags = Int32(bitPattern: UInt32(SA_RESETHAND) | UInt32(SA_ONSTACK))
+      #else
+        action.__sigaction_u.__sa_handler = writePendingOnSignal
+        action.sa_flags = SA_RESETHAND | SA_ONSTACK
+      #endif
+      sigemptyset(&action.sa_mask)
+      sigaction(signal, &action, nil)
     }
   }
+}
+
+/// The handler ``EventFile/writeOnTrap()`` installs: it writes the buffered lines, then raises
+/// the signal again with its default action restored, which ends the process with that signal
+/// as the trap would have. (Only system calls: no allocation, and no waiting for a lock that
+/// another thread may hold.)
+private func writePendingOnSignal(_ signal: Int32) {
+  _ = pendingEvents.withLockIfAvailable { $0.writeOut() }
+  raise(signal)
+}
+
+/// The open event file's descriptor and the bytes it has not written yet, where a signal
+/// handler and the time limit's thread can reach them.
+private let pendingEvents = Mutex(PendingEvents())
+
+/// What ``pendingEvents`` holds. The buffer is allocated once and lives as long as the process.
+private struct PendingEvents: @unchecked Sendable {
+  var descriptor: Int32 = -1
+  let bytes = UnsafeMutablePointer<UInt8>.allocate(capacity: EventFile.capacity)
+  var count = 0
+  /// The `errno` of the first write that failed, or 0; later lines are dropped.
+  var failure: Int32 = 0
+
+  mutating func open(_ descriptor: Int32) {
+    self.descriptor = descriptor
+    count = 0
+    failure = 0
+  }
+
+  mutating func add(_ line: UnsafeBufferPointer<UInt8>) {
+    guard failure == 0, var source = line.baseAddress else { return }
+    var left = line.count
+    while left > 0 {
+      if count == EventFile.capacity { writeOut() }
+      let n = min(left, EventFile.capacity - count)
+      (bytes + count).update(from: source, count: n)
+      count += n
+      source += n
+      left -= n
+    }
+  }
+
+  /// Writes the buffer out and empties it.
+  mutating func writeOut() {
+    defer { count = 0 }
+    guard descriptor >= 0 else { return }
+    var offset = 0
+    while offset < count, failure == 0 {
+      let written = write(descriptor, bytes + offset, count - offset)
+      if written >= 0 {
+        offset += written
+      } else if errno != EINTR {
+        failure = errno
+      }
+    }
+  }
+
+  /// Writes what is left, closes the file and returns ``failure``.
+  mutating func close() -> Int32 {
+    writeOut()
+    if descriptor >= 0 { closeDescriptor(descriptor) }
+    descriptor = -1
+    return failure
+  }
+}
+
+private func closeDescriptor(_ descriptor: Int32) {
+  #if canImport(Glibc)
+    _ = Glibc.close(descriptor)
+  #else
+    _ = Darwin.close(descriptor)
+  #endif
 }

@@ -44,6 +44,8 @@ struct ReplayWorkerCommand: ToolCommand {
 
   func run(in tool: ToolContext) throws -> Int32 {
     WorkerLifetime.followParent()
+    // A trap in the app writes the events it has not written yet before the worker dies.
+    EventFile.writeOnTrap()
     let input = try standardInput.map { try Data(contentsOf: URL(fileURLWithPath: $0)) }
     let inputs = ScenarioInputs(files: scenarios.paths, standardInput: input)
     let resources = ReplayResources()
