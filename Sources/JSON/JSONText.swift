@@ -21,14 +21,21 @@ public enum JSONText {
   /// Appends the decimal digits of `i` (with a minus sign when negative) to `out`: the bytes
   /// of `String(i)`.
   public static func writeInteger(_ i: Int64, to out: inout [UInt8]) {
-    if i < 0 { out.append(UInt8(ascii: "-")) }
-    var rest = i.magnitude
-    let first = out.count
-    repeat {
-      out.append(UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: rest % 10))
-      rest /= 10
-    } while rest != 0
-    out[first...].reverse()
+    // Made from the end in a buffer of its own (19 digits and a sign at most), appended once.
+    withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
+      var rest = i.magnitude
+      var first = 20
+      repeat {
+        first -= 1
+        digits[first] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: rest % 10)
+        rest /= 10
+      } while rest != 0
+      if i < 0 {
+        first -= 1
+        digits[first] = UInt8(ascii: "-")
+      }
+      out.append(contentsOf: UnsafeBufferPointer(rebasing: digits[first...]))
+    }
   }
 
   /// Appends `s` as a quoted JSON string, escaping quotes, backslashes and control characters.

@@ -8,8 +8,8 @@ import Synchronization
   import Darwin
 #endif
 
-/// A replay's `events.jsonl` as a worker streams it: each entry's line goes into a buffer that
-/// is written out whenever it fills (``capacity`` bytes), and at the end.
+/// A replay's `events.jsonl` as a worker streams it: each entry's line is made in a buffer that
+/// is written out once it holds ``capacity`` bytes, and at the end.
 ///
 /// The file still holds every event before a trap in the app: once ``writeOnTrap()`` has run,
 /// a trapping worker writes what the buffer holds before it dies, and a worker stopped for its
@@ -20,8 +20,6 @@ final class EventFile {
   static let capacity = 1 << 16
 
   private let path: String
-  /// The line being made, reused from entry to entry.
-  private var line: [UInt8] = []
   private var isOpen = true
 
   /// Creates (or empties) the file at `path`. One event file is open at a time.
@@ -32,7 +30,6 @@ final class EventFile {
       throw OutputFailure("cannot write \(path): \(String(cString: strerror(errno)))")
     }
     pendingEvents.withLock { $0.open(descriptor) }
-    line.reserveCapacity(1_024)
   }
 
   deinit {
@@ -41,9 +38,11 @@ final class EventFile {
 
   /// Adds `entry`'s line.
   func append(_ entry: LogEntry) {
-    line.removeAll(keepingCapacity: true)
-    EventLog.writeJSONLine(entry, to: &line)
-    line.withUnsafeBufferPointer { bytes in pendingEvents.withLock { $0.add(bytes) } }
+    pendingEvents.withLock { pending in
+      guard pending.failure == 0 else { return }
+      EventLog.writeJSONLine(entry, to: &pending.bytes)
+      if pending.bytes.count >= EventFile.capacity { pending.writeOut() }
+    }
   }
 
   /// Writes what is left and closes the file; throws when a line could not be written.
@@ -102,45 +101,41 @@ private func writePendingOnSignal(_ signal: Int32) {
 /// handler and the time limit's thread can reach them.
 private let pendingEvents = Mutex(PendingEvents())
 
-/// What ``pendingEvents`` holds. The buffer is allocated once and lives as long as the process.
-private struct PendingEvents: @unchecked Sendable {
+/// What ``pendingEvents`` holds.
+private struct PendingEvents {
   var descriptor: Int32 = -1
-  let bytes = UnsafeMutablePointer<UInt8>.allocate(capacity: EventFile.capacity)
-  var count = 0
+  /// The lines not written yet; its storage is kept from piece to piece (a line longer than
+  /// the slack grows it once).
+  var bytes: [UInt8] = []
   /// The `errno` of the first write that failed, or 0; later lines are dropped.
   var failure: Int32 = 0
 
-  mutating func open(_ descriptor: Int32) {
-    self.descriptor = descriptor
-    count = 0
-    failure = 0
+  init() {
+    bytes.reserveCapacity(EventFile.capacity + (1 << 14))
   }
 
-  mutating func add(_ line: UnsafeBufferPointer<UInt8>) {
-    guard failure == 0, var source = line.baseAddress else { return }
-    var left = line.count
-    while left > 0 {
-      if count == EventFile.capacity { writeOut() }
-      let n = min(left, EventFile.capacity - count)
-      (bytes + count).update(from: source, count: n)
-      count += n
-      source += n
-      left -= n
-    }
+  mutating func open(_ descriptor: Int32) {
+    self.descriptor = descriptor
+    bytes.removeAll(keepingCapacity: true)
+    failure = 0
   }
 
   /// Writes the buffer out and empties it.
   mutating func writeOut() {
-    defer { count = 0 }
-    guard descriptor >= 0 else { return }
-    var offset = 0
-    while offset < count, failure == 0 {
-      let written = write(descriptor, bytes + offset, count - offset)
-      if written >= 0 {
-        offset += written
-      } else if errno != EINTR {
-        failure = errno
+    defer { bytes.removeAll(keepingCapacity: true) }
+    guard descriptor >= 0, failure == 0 else { return }
+    let descriptor = descriptor
+    failure = bytes.withUnsafeBufferPointer { pending in
+      var offset = 0
+      while offset < pending.count {
+        let written = write(descriptor, pending.baseAddress! + offset, pending.count - offset)
+        if written >= 0 {
+          offset += written
+        } else if errno != EINTR {
+          return errno
+        }
       }
+      return 0
     }
   }
 

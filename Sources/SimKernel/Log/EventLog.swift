@@ -173,7 +173,7 @@ public final class EventLog {
   public var jsonLinesUTF8: [UInt8] {
     var out: [UInt8] = []
     // Lines are 100 to 300 bytes; one guess saves most of the growing.
-    out.reserveCapacity(entries.count * 192)
+    out.reserveCapacity(entries.count * 256)
     for entry in entries {
       EventLog.writeJSONLine(entry, to: &out)
     }
