@@ -345,7 +345,7 @@ private func history(_ log: EventLog) -> [String] {
       #expect(entry["notifyOnExit"] == .bool(false))
     }
     store.add(try timed("timer", after: 5), at: .zero)
-    #expect(log.entries(source: "notifications", event: "added").last?["radius"] == nil)
+    #expect(log.entries(source: "notifications", event: "added").last?["radius"] == .null)
   }
 
   // MARK: Validation
@@ -394,7 +394,7 @@ private func history(_ log: EventLog) -> [String] {
     #expect(added[0]["fireTime"] == .double(11))
     #expect(added[1]["trigger"] == .string("location"))
     #expect(added[1]["region"] == .string("b"))
-    #expect(added[1]["fireTime"] == nil)
+    #expect(added[1]["fireTime"] == .null)
     let delivered = log.entries(source: "notifications", event: "delivered")
     #expect(delivered[0]["stillPending"] == .bool(false))
   }

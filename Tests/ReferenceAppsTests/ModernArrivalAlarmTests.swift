@@ -96,7 +96,7 @@ import Testing
     try world.at(12) { world.phone.sendAppToBackground() }
     try world.at(14) { world.phone.terminateApp() }
     try world.run(until: 900)
-    let launches = entries(world, "app", "state").filter { $0["reason"] != nil }
+    let launches = entries(world, "app", "state").filter { $0["reason"] != .null }
     #expect(launches.map { $0["reason"] } == [.string("user"), .string("location")])
     let delivered = presented(world)
     #expect(delivered.count == 1)
@@ -114,7 +114,7 @@ import Testing
     #expect(presented(world).isEmpty)
     let suppressed = entries(world, "monitor", "suppressed")
     #expect(suppressed.map { $0["cause"] } == [.string("appNotInUse")])
-    let launches = entries(world, "app", "state").filter { $0["reason"] != nil }
+    let launches = entries(world, "app", "state").filter { $0["reason"] != .null }
     #expect(launches.count == 1)
   }
 

@@ -50,6 +50,18 @@ private struct ShapeEvent: LogEvent {
         + "\n")
   }
 
+  @Test func aLineAsBytesEndsWithItsNewline() {
+    let log = EventLog()
+    log.record(ShapeEvent(), at: SimTime(nanoseconds: 1_500_000_001))
+    log.record(DoorEvent.opened(door: "front \u{1}", count: -3), at: .seconds(86_400))
+    var line: [UInt8] = []
+    EventLog.writeJSONLine(log.entries[1], to: &line)
+    #expect(
+      String(decoding: line, as: UTF8.self)
+        == #"{"t":86400,"ns":86400000000000,"seq":1,"source":"door","event":"opened","fields":{"door":"front \u0001","count":-3}}"#
+        + "\n")
+  }
+
   @Test func theSinkSeesEveryEntryAsItIsRecorded() {
     let log = EventLog()
     var streamed: [String] = []

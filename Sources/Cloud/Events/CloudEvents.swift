@@ -62,10 +62,15 @@ public enum NetworkEvent: LogEvent, Hashable {
       ]
       switch result {
       case .success(let response):
-        fields.append(LogField("status", .int(Int64(response.status))))
-        fields.append(LogField("body", .string(response.body.jsonText)))
+        fields += [
+          LogField("status", .int(Int64(response.status))),
+          LogField("body", .string(response.body.jsonText)), LogField("failure", .null),
+        ]
       case .failure(let failure):
-        fields.append(LogField("failure", .string(failure.description)))
+        fields += [
+          LogField("status", .null), LogField("body", .null),
+          LogField("failure", .string(failure.description)),
+        ]
       }
       return fields
     }

@@ -135,15 +135,12 @@ public enum VisitEvent: LogEvent, Hashable {
   }
 
   private static func fields(of visit: Visit) -> [LogField] {
-    var fields = [
+    [
       LogField("latitude", .double(visit.coordinate.latitude)),
       LogField("longitude", .double(visit.coordinate.longitude)),
       LogField("horizontalAccuracy", .double(visit.horizontalAccuracy)),
+      LogField("arrival", visit.arrival.map { .int($0.nanoseconds) } ?? .null),
+      LogField("departure", visit.departure.map { .int($0.nanoseconds) } ?? .null),
     ]
-    if let arrival = visit.arrival { fields.append(LogField("arrival", .int(arrival.nanoseconds))) }
-    if let departure = visit.departure {
-      fields.append(LogField("departure", .int(departure.nanoseconds)))
-    }
-    return fields
   }
 }

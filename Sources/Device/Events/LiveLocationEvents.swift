@@ -93,13 +93,12 @@ public enum LiveLocationEvent: LogEvent, Hashable {
         LogField("diagnostics", .array(diagnostics.map { .string($0) })),
       ]
     case .serviceSessionCreated(let session, let authorization, let purposeKey, let implicit):
-      var fields = [
+      return [
         LogField("session", .int(Int64(session))),
         LogField("authorization", .string(authorization.rawValue)),
+        LogField("purposeKey", purposeKey.map(LogValue.string) ?? .null),
+        LogField("implicit", .bool(implicit)),
       ]
-      if let purposeKey { fields.append(LogField("purposeKey", .string(purposeKey))) }
-      fields.append(LogField("implicit", .bool(implicit)))
-      return fields
     case .serviceSessionInvalidated(let session),
       .backgroundActivitySessionInvalidated(let session):
       return [LogField("session", .int(Int64(session)))]

@@ -61,9 +61,10 @@ public enum LocationEvent: LogEvent, Hashable {
       .requestFailed(let m), .paused(let m):
       return [LogField("manager", .int(Int64(m)))]
     case .startRefused(let m, let reason):
-      var fields = [LogField("manager", .int(Int64(m)))]
-      if let reason { fields.append(LogField("reason", .string(reason))) }
-      return fields
+      return [
+        LogField("manager", .int(Int64(m))),
+        LogField("reason", reason.map(LogValue.string) ?? .null),
+      ]
     case .didUpdateLocations(let m, let fix):
       return [
         LogField("manager", .int(Int64(m))),
@@ -194,14 +195,13 @@ public enum RegionEvent: LogEvent, Hashable {
     case .didDetermineState(let id, let state):
       return [LogField("identifier", .string(id)), LogField("state", .string(state.description))]
     case .decided(let d), .missed(let d):
-      var fields = [
+      return [
         LogField("identifier", .string(d.identifier)),
         LogField("state", .string(d.state.description)),
         LogField("estimateLatitude", .double(d.estimate.latitude)),
         LogField("estimateLongitude", .double(d.estimate.longitude)),
+        LogField("request", d.request.map(LogValue.string) ?? .null),
       ]
-      if let request = d.request { fields.append(LogField("request", .string(request))) }
-      return fields
     case .suppressed(let id, let cause):
       return [LogField("identifier", .string(id)), LogField("cause", .string(cause.rawValue))]
     case .didEnterRegion(let id, let notified), .didExitRegion(let id, let notified):

@@ -76,18 +76,16 @@ public enum MonitorEvent: LogEvent, Hashable {
     case .opened(let monitor):
       return [LogField("monitor", .string(monitor))]
     case .conditionAdded(let monitor, let id, let condition, let assumed):
-      var fields = [
-        LogField("monitor", .string(monitor)), LogField("identifier", .string(id)),
-        LogField("kind", .string(condition.kind)),
-      ]
+      var circle: (LogValue, LogValue, LogValue) = (.null, .null, .null)
       if case .circle(let latitude, let longitude, let radius) = condition {
-        fields += [
-          LogField("latitude", .double(latitude)), LogField("longitude", .double(longitude)),
-          LogField("radius", .double(radius)),
-        ]
+        circle = (.double(latitude), .double(longitude), .double(radius))
       }
-      fields.append(LogField("assumed", .string(assumed.description)))
-      return fields
+      return [
+        LogField("monitor", .string(monitor)), LogField("identifier", .string(id)),
+        LogField("kind", .string(condition.kind)), LogField("latitude", circle.0),
+        LogField("longitude", circle.1), LogField("radius", circle.2),
+        LogField("assumed", .string(assumed.description)),
+      ]
     case .conditionRemoved(let monitor, let id):
       return [LogField("monitor", .string(monitor)), LogField("identifier", .string(id))]
     case .decided(let monitor, let id, let state, let estimate),

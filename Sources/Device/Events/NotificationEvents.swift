@@ -18,24 +18,21 @@ public struct LoggedNotificationRequest: Hashable, Sendable {
   }
 
   var fields: [LogField] {
-    var fields = [LogField("identifier", .string(identifier))]
-    switch trigger {
-    case nil:
-      fields.append(LogField("trigger", .string("immediate")))
-    case let trigger?:
-      fields.append(LogField("trigger", .string(trigger.kindName)))
-      fields.append(LogField("repeats", .bool(trigger.repeats)))
-      if case .location(let region, _) = trigger {
-        fields.append(LogField("region", .string(region.identifier)))
-        fields.append(LogField("latitude", .double(region.center.latitude)))
-        fields.append(LogField("longitude", .double(region.center.longitude)))
-        fields.append(LogField("radius", .double(region.radius)))
-        fields.append(LogField("notifyOnEntry", .bool(region.notifyOnEntry)))
-        fields.append(LogField("notifyOnExit", .bool(region.notifyOnExit)))
-      }
+    // What does not apply to the trigger (a region's details for a time trigger, whether an
+    // immediate request repeats) is there as null.
+    var region: [LogValue] = Array(repeating: .null, count: 6)
+    if case .location(let r, _)? = trigger {
+      region = [
+        .string(r.identifier), .double(r.center.latitude), .double(r.center.longitude),
+        .double(r.radius), .bool(r.notifyOnEntry), .bool(r.notifyOnExit),
+      ]
     }
-    if let fireTime { fields.append(LogField("fireTime", .double(fireTime.seconds))) }
-    return fields
+    let values: [LogValue] =
+      [
+        .string(identifier), .string(trigger?.kindName ?? "immediate"),
+        trigger.map { .bool($0.repeats) } ?? .null,
+      ] + region + [fireTime.map { .double($0.seconds) } ?? .null]
+    return zip(Self.fieldNames, values).map { LogField($0, $1) }
   }
 
   static let fieldNames = [
@@ -166,13 +163,12 @@ public enum NotificationEvent: LogEvent, Hashable {
     case .rejected(let id, let reason):
       return [LogField("identifier", .string(id)), LogField("reason", .string(reason.rawValue))]
     case .delivered(let request, let stillPending, let replacedDelivered, let next):
-      var fields =
-        request.fields + [
-          LogField("stillPending", .bool(stillPending)),
-          LogField("replacedDelivered", .bool(replacedDelivered)),
-        ]
-      if let next { fields.append(LogField("nextFireTime", .double(next.seconds))) }
-      return fields
+      // A delivered request's next fire time is `nextFireTime`, not `fireTime`.
+      return request.fields.dropLast() + [
+        LogField("stillPending", .bool(stillPending)),
+        LogField("replacedDelivered", .bool(replacedDelivered)),
+        LogField("nextFireTime", next.map { .double($0.seconds) } ?? .null),
+      ]
     case .suppressed(let id, let cause):
       return [LogField("identifier", .string(id)), LogField("cause", .string(cause.rawValue))]
     case .presented(let id, let appState, let banner):

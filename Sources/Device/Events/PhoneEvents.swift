@@ -53,9 +53,10 @@ public enum AppLifecycleEvent: LogEvent, Hashable {
   public var fields: [LogField] {
     switch self {
     case .state(let state, let reason):
-      var fields = [LogField("state", .string(state.rawValue))]
-      if let reason { fields.append(LogField("reason", .string(reason.rawValue))) }
-      return fields
+      return [
+        LogField("state", .string(state.rawValue)),
+        LogField("reason", reason.map { .string($0.rawValue) } ?? .null),
+      ]
     case .workDropped(let count): return [LogField("count", .int(Int64(count)))]
     }
   }

@@ -51,16 +51,15 @@ public enum GeocoderEvent: LogEvent, Hashable {
   public var fields: [LogField] {
     switch self {
     case .request(let query):
-      var fields = [LogField("kind", .string(query.kind))]
-      switch query {
-      case .reverse(let c):
-        fields += [
-          LogField("latitude", .double(c.latitude)), LogField("longitude", .double(c.longitude)),
-        ]
-      case .forward(let text):
-        fields.append(LogField("text", .string(text)))
-      }
-      return fields
+      let (latitude, longitude, text): (LogValue, LogValue, LogValue) =
+        switch query {
+        case .reverse(let c): (.double(c.latitude), .double(c.longitude), .null)
+        case .forward(let text): (.null, .null, .string(text))
+        }
+      return [
+        LogField("kind", .string(query.kind)), LogField("latitude", latitude),
+        LogField("longitude", longitude), LogField("text", text),
+      ]
     case .reply(let kind, let count, let firstName):
       return [
         LogField("kind", .string(kind)), LogField("count", .int(Int64(count))),

@@ -77,6 +77,8 @@ final class WorkerTimeLimit: Sendable {
         "time limit: \(watched.label) took more than \(JSONText.number(seconds)) s of host "
         + "time (--time-limit)\n"
       _ = message.withCString { write(2, $0, strlen($0)) }
+      // The parent reads the last events from the file.
+      EventFile.writePending()
       _exit(Self.exitStatus)
     }
     defer { current.withLock { $0 = nil } }

@@ -44,6 +44,8 @@ struct ReplayWorkerCommand: ToolCommand {
 
   func run(in tool: ToolContext) throws -> Int32 {
     WorkerLifetime.followParent()
+    // A trap in the app writes the events it has not written yet before the worker dies.
+    EventFile.writeOnTrap()
     let input = try standardInput.map { try Data(contentsOf: URL(fileURLWithPath: $0)) }
     let inputs = ScenarioInputs(files: scenarios.paths, standardInput: input)
     let resources = ReplayResources()
@@ -78,27 +80,11 @@ struct ReplayWorkerCommand: ToolCommand {
     } catch {
       throw OutputFailure("cannot create \(folder.path): \(OutputFolder.reason(error))")
     }
-    let descriptor = open(eventsURL.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-    guard descriptor >= 0 else {
-      throw OutputFailure("cannot write \(eventsURL.path): \(String(cString: strerror(errno)))")
-    }
-    let events = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
-    // Unbuffered, one write per entry: a trap in the app must not lose the last events.
-    var lost: (any Error)?
+    let events = try EventFile(path: eventsURL.path)
     let run = try ScenarioRun(
       scenario, catalog: tool.apps, resources: resources, seed: seed,
-      eventLimit: budget.eventLimit
-    ) {
-      guard lost == nil else { return }
-      do {
-        try events.write(contentsOf: Data((EventLog.jsonLine($0) + "\n").utf8))
-      } catch {
-        lost = error
-      }
-    }
-    if let lost {
-      throw OutputFailure("cannot write \(eventsURL.path): \(OutputFolder.reason(lost))")
-    }
+      eventLimit: budget.eventLimit, eventSink: events.append)
+    try events.close()
     do {
       try ReportFiles.writeScenario(run, resources: resources, to: folder)
     } catch let error as ReportWriteError {

@@ -100,7 +100,8 @@ public enum ReportFiles {
   ) throws -> RunReport.Entry {
     if events {
       try ReportWriter.write(
-        run.world.simulation.log.jsonLines, to: folder.appendingPathComponent("events.jsonl"))
+        Data(run.world.simulation.log.jsonLinesUTF8),
+        to: folder.appendingPathComponent("events.jsonl"))
     }
     // A replay stopped for its event budget did not reach its end: no analyses.
     let report =

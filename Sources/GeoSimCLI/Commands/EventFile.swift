@@ -1,0 +1,157 @@
+import Foundation
+import SimKernel
+import Synchronization
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// A replay's `events.jsonl` as a worker streams it: each entry's line is made in a buffer that
+/// is written out once it holds ``capacity`` bytes, and at the end.
+///
+/// The file still holds every event before a trap in the app: once ``writeOnTrap()`` has run,
+/// a trapping worker writes what the buffer holds before it dies, and a worker stopped for its
+/// time limit does so too (``writePending()``). The parent reads a crash's last events from
+/// the file, as it always has.
+final class EventFile {
+  /// How many bytes gather before they are written: one `write` for some 300 entries.
+  static let capacity = 1 << 16
+
+  private let path: String
+  private var isOpen = true
+
+  /// Creates (or empties) the file at `path`. One event file is open at a time.
+  init(path: String) throws(OutputFailure) {
+    self.path = path
+    let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+    guard descriptor >= 0 else {
+      throw OutputFailure("cannot write \(path): \(String(cString: strerror(errno)))")
+    }
+    pendingEvents.withLock { $0.open(descriptor) }
+  }
+
+  deinit {
+    if isOpen { pendingEvents.withLock { $0.close() } }
+  }
+
+  /// Adds `entry`'s line.
+  func append(_ entry: LogEntry) {
+    pendingEvents.withLock { pending in
+      guard pending.failure == 0 else { return }
+      EventLog.writeJSONLine(entry, to: &pending.bytes)
+      if pending.bytes.count >= EventFile.capacity { pending.writeOut() }
+    }
+  }
+
+  /// Writes what is left and closes the file; throws when a line could not be written.
+  func close() throws(OutputFailure) {
+    isOpen = false
+    let failure = pendingEvents.withLock { $0.close() }
+    if failure != 0 {
+      throw OutputFailure("cannot write \(path): \(String(cString: strerror(failure)))")
+    }
+  }
+
+  /// Writes what the open event file holds and has not written yet, and ends the file: for a
+  /// worker about to end from another thread (its time limit), so that the file ends with a
+  /// whole line whatever the replay's thread does next. Nothing is written to it after this.
+  static func writePending() {
+    _ = pendingEvents.withLock { $0.close() }
+  }
+
+  /// Makes a trap in this process (a Swift runtime failure, a bad access, an abort) first
+  /// write what the open event file holds, then end the process as the trap would have.
+  /// For worker processes, whose parent reads a crash's last events from the file.
+  static func writeOnTrap() {
+    // Touch the shared state now: a signal handler must not be the first to reach it.
+    pendingEvents.withLock { _ in }
+    // A stack overflow's handler needs a stack of its own (kept for the process's life).
+    let size = 1 << 16
+    var stack = stack_t()
+    stack.ss_sp = UnsafeMutableRawPointer.allocate(byteCount: size, alignment: 16)
+    stack.ss_size = size
+    sigaltstack(&stack, nil)
+    for signal in [SIGILL, SIGTRAP, SIGABRT, SIGSEGV, SIGBUS, SIGFPE] {
+      var action = sigaction()
+      #if canImport(Glibc)
+        action.__sigaction_handler.sa_handler = writePendingOnSignal
+        action.sa_flags = Int32(bitPattern: UInt32(SA_RESETHAND) | UInt32(SA_ONSTACK))
+      #else
+        action.__sigaction_u.__sa_handler = writePendingOnSignal
+        action.sa_flags = SA_RESETHAND | SA_ONSTACK
+      #endif
+      sigemptyset(&action.sa_mask)
+      sigaction(signal, &action, nil)
+    }
+  }
+}
+
+/// The handler ``EventFile/writeOnTrap()`` installs: it writes the buffered lines, then raises
+/// the signal again with its default action restored, which ends the process with that signal
+/// as the trap would have. (Only system calls: no allocation, and no waiting for a lock that
+/// another thread may hold.)
+private func writePendingOnSignal(_ signal: Int32) {
+  _ = pendingEvents.withLockIfAvailable { $0.writeOut() }
+  raise(signal)
+}
+
+/// The open event file's descriptor and the bytes it has not written yet, where a signal
+/// handler and the time limit's thread can reach them.
+private let pendingEvents = Mutex(PendingEvents())
+
+/// What ``pendingEvents`` holds.
+private struct PendingEvents {
+  var descriptor: Int32 = -1
+  /// The lines not written yet; its storage is kept from piece to piece (a line longer than
+  /// the slack grows it once).
+  var bytes: [UInt8] = []
+  /// The `errno` of the first write that failed, or 0; later lines are dropped.
+  var failure: Int32 = 0
+
+  init() {
+    bytes.reserveCapacity(EventFile.capacity + (1 << 14))
+  }
+
+  mutating func open(_ descriptor: Int32) {
+    self.descriptor = descriptor
+    bytes.removeAll(keepingCapacity: true)
+    failure = 0
+  }
+
+  /// Writes the buffer out and empties it.
+  mutating func writeOut() {
+    defer { bytes.removeAll(keepingCapacity: true) }
+    guard descriptor >= 0, failure == 0 else { return }
+    let descriptor = descriptor
+    failure = bytes.withUnsafeBufferPointer { pending in
+      var offset = 0
+      while offset < pending.count {
+        let written = write(descriptor, pending.baseAddress! + offset, pending.count - offset)
+        if written >= 0 {
+          offset += written
+        } else if errno != EINTR {
+          return errno
+        }
+      }
+      return 0
+    }
+  }
+
+  /// Writes what is left, closes the file and returns ``failure``.
+  mutating func close() -> Int32 {
+    writeOut()
+    if descriptor >= 0 { closeDescriptor(descriptor) }
+    descriptor = -1
+    return failure
+  }
+}
+
+private func closeDescriptor(_ descriptor: Int32) {
+  #if canImport(Glibc)
+    _ = Glibc.close(descriptor)
+  #else
+    _ = Darwin.close(descriptor)
+  #endif
+}
