@@ -12,6 +12,7 @@ import SimKernel
 /// - `.handler-events`: the kernel with allocation-free handler events, against the heap;
 /// - `.closure-events`: the kernel with closure events, against handler events.
 ///
+/// The three cases take turns sample by sample, each sample cycling through every increment.
 /// Before measuring, each case runs twice its pending count of events (at least 2¹⁶) to reach
 /// the hold model's steady state, and the three must have fired the same events at the same
 /// times; after measuring, each must have fired every event it was asked to and still hold its
@@ -32,12 +33,27 @@ enum KernelBenchSuite {
       closures.hold(warmUp)
       try check(label, heap: heap.state, handlers: handlers.state, closures: closures.state)
 
-      bench.measure("\(label).heap") { n in heap.hold(n) }
-      bench.measure("\(label).handler-events", baseline: "\(label).heap") { n in
-        handlers.hold(n)
+      let cases: [(name: String, baseline: String?, hold: (Int) -> Void)] = [
+        ("\(label).heap", nil, heap.hold),
+        ("\(label).handler-events", "\(label).heap", handlers.hold),
+        ("\(label).closure-events", "\(label).handler-events", closures.hold),
+      ]
+      // Each sample cycles through all the increments at least once; the three cases take
+      // turns, so that a load on the machine falls on all of them alike.
+      let minimum = Bench.nanoseconds(bench.minimumSampleTime)
+      let iterations = cases.map { c in
+        var n = HoldIncrements.count
+        while Bench.time({ c.hold(n) }) < minimum { n *= 2 }
+        return n
       }
-      bench.measure("\(label).closure-events", baseline: "\(label).handler-events") { n in
-        closures.hold(n)
+      var samples = [[Double]](repeating: [], count: cases.count)
+      for _ in 0..<bench.samples {
+        for (i, c) in cases.enumerated() {
+          samples[i].append(Bench.time { c.hold(iterations[i]) } / Double(iterations[i]))
+        }
+      }
+      for (i, c) in cases.enumerated() {
+        bench.record(samples: samples[i], as: c.name, baseline: c.baseline)
       }
       for (name, state) in [
         ("heap", heap.state), ("handler-events", handlers.state),
