@@ -103,3 +103,20 @@ import Testing
     #expect(ratio > 0 && ratio < 1)
   }
 }
+
+@Suite struct KernelBenchSuiteTests {
+  @Test func everyHoldCaseFiresTheSameEventsAsTheMinimalHeap() throws {
+    var bench = Bench(samples: 1, minimumSampleTime: .microseconds(10))
+    bench.quick = true
+    try KernelBenchSuite.run(&bench)
+    #expect(
+      bench.results.map(\.name) == [
+        "hold10.heap", "hold10.handler-events", "hold10.closure-events", "hold1k.heap",
+        "hold1k.handler-events", "hold1k.closure-events",
+      ])
+    #expect(
+      bench.results.map(\.baseline) == [
+        nil, "hold10.heap", "hold10.handler-events", nil, "hold1k.heap", "hold1k.handler-events",
+      ])
+  }
+}

@@ -1,23 +1,32 @@
-/// The pending events of a simulation: a binary min-heap of plain-data entries ordered by
+/// The pending events of a simulation: an implicit 4-ary min-heap of 24-byte entries ordered by
 /// (time, priority, sequence), with per-event data in reusable slots.
+///
+/// An entry's priority and insertion sequence are packed into one `UInt64` key, so the heap
+/// orders entries by one (`Int64`, `UInt64`) comparison, as a minimal heap of (time, sequence)
+/// pairs does. Four children per node halve the heap's depth; the hold model pops the root and
+/// sinks the last entry to the bottom, so fewer, wider levels mean fewer moves and cache misses.
 ///
 /// Entries and slots live in manually managed buffers of plain values, and slots are recycled
 /// through a free list, so in steady state scheduling and firing allocate nothing and touch no
-/// reference counts or exclusivity checks. A cancelled event's slot is freed at once and its heap
-/// entry, now stale (its generation no longer matches), is skipped when it surfaces.
+/// reference counts or exclusivity checks. The slot table is touched once per event, when it
+/// fires (its data is needed to dispatch it), and the same slot is the first one reused. A
+/// cancelled event's slot is freed at once and its heap entry, now stale (its generation no
+/// longer matches), is skipped when it surfaces.
+///
+/// The sequence is 32 bits wide; when it runs out, the pending entries are renumbered in their
+/// order (stale ones dropped), which keeps the order and costs O(*n* log *n*) once every 2³²
+/// events scheduled.
 final class EventQueue {
   struct Entry {
     var time: Int64
-    var priority: Int32
-    var slot: Int32
-    var sequence: UInt64
+    /// The priority, offset to unsigned, in the high 32 bits; the sequence in the low 32.
+    var key: UInt64
+    var slot: UInt32
     var generation: UInt32
 
     @inline(__always)
     func precedes(_ other: Entry) -> Bool {
-      if time != other.time { return time < other.time }
-      if priority != other.priority { return priority < other.priority }
-      return sequence < other.sequence
+      time < other.time || (time == other.time && key < other.key)
     }
   }
 
@@ -30,61 +39,80 @@ final class EventQueue {
     var argument: Int64 = 0
   }
 
+  private static let arity = 4
+
   private var heap: UnsafeMutablePointer<Entry>
   private var heapCount = 0
   private var heapCapacity: Int
   private var slots: UnsafeMutablePointer<Slot>
   private var slotCount = 0
   private var slotCapacity: Int
-  private var freeSlots: UnsafeMutablePointer<Int32>
+  private var freeSlots: UnsafeMutablePointer<UInt32>
   private var freeCount = 0
-  /// Closures of closure events, kept apart so the hot path moves no reference-counted values.
-  private var actions: [(() throws -> Void)?] = []
+  /// Closures of closure events by slot, kept apart so the hot path moves no reference-counted
+  /// values (a buffer, not an array: no uniqueness or exclusivity checks). Initialized for
+  /// every slot, `nil` when the slot is free or holds a handler event.
+  private var actions: UnsafeMutablePointer<(() throws -> Void)?>
   private var nextSequence: UInt64 = 0
+  /// One past the last sequence number handed out before renumbering: 2³², smaller in tests.
+  private let sequenceLimit: UInt64
   /// Events scheduled and neither fired nor cancelled.
   private(set) var pendingCount = 0
 
-  init(capacity: Int = 1_024) {
+  init(capacity: Int = 1_024, sequenceLimit: UInt64 = 1 << 32) {
+    precondition(capacity > 0 && sequenceLimit > 1 && sequenceLimit <= 1 << 32)
     heapCapacity = capacity
     slotCapacity = capacity
+    self.sequenceLimit = sequenceLimit
     heap = .allocate(capacity: capacity)
     slots = .allocate(capacity: capacity)
     freeSlots = .allocate(capacity: capacity)
+    actions = .allocate(capacity: capacity)
   }
 
   deinit {
     heap.deallocate()
     slots.deallocate()
     freeSlots.deallocate()
+    actions.deinitialize(count: slotCount)
+    actions.deallocate()
+  }
+
+  @inline(__always)
+  static func key(priority: Int32, sequence: UInt64) -> UInt64 {
+    UInt64(UInt32(bitPattern: priority) ^ 0x8000_0000) << 32 | sequence
   }
 
   func push(
     time: Int64, priority: Int32, handler: Int32, code: Int32, argument: Int64,
     action: (() throws -> Void)?
   ) -> EventHandle {
-    let slot: Int32
+    let slot: UInt32
     if freeCount > 0 {
       freeCount -= 1
       slot = freeSlots[freeCount]
     } else {
       if slotCount == slotCapacity { growSlots() }
-      slot = Int32(slotCount)
+      slot = UInt32(slotCount)
       (slots + slotCount).initialize(to: Slot())
+      (actions + slotCount).initialize(to: nil)
       slotCount += 1
-      actions.append(nil)
     }
     let generation = slots[Int(slot)].generation
     slots[Int(slot)] = Slot(
       generation: generation, handler: handler, code: code, argument: argument)
     if let action { actions[Int(slot)] = action }
+    if nextSequence == sequenceLimit { renumber() }
     if heapCount == heapCapacity { growHeap() }
-    heap[heapCount] = Entry(
-      time: time, priority: priority, slot: slot, sequence: nextSequence, generation: generation)
+    siftUp(
+      Entry(
+        time: time, key: Self.key(priority: priority, sequence: nextSequence), slot: slot,
+        generation: generation),
+      from: heapCount)
     heapCount += 1
-    nextSequence &+= 1
-    siftUp(heapCount - 1)
+    nextSequence += 1
     pendingCount += 1
-    return EventHandle(slot: slot, generation: generation)
+    return EventHandle(slot: Int32(bitPattern: slot), generation: generation)
   }
 
   /// Cancels a pending event; returns whether it was pending.
@@ -92,7 +120,9 @@ final class EventQueue {
     guard handle.slot >= 0, Int(handle.slot) < slotCount,
       slots[Int(handle.slot)].generation == handle.generation
     else { return false }
-    release(handle.slot)
+    let slot = UInt32(bitPattern: handle.slot)
+    if slots[Int(slot)].handler < 0 { actions[Int(slot)] = nil }
+    release(slot)
     pendingCount -= 1
     return true
   }
@@ -109,6 +139,7 @@ final class EventQueue {
 
   /// Removes the earliest pending event and returns its data and closure, if it has one (its
   /// slot is released).
+  @inline(__always)
   func pop() -> (time: Int64, slot: Slot, action: (() throws -> Void)?, handle: EventHandle)? {
     while heapCount > 0 {
       let top = heap[0]
@@ -116,35 +147,40 @@ final class EventQueue {
       let slot = slots[Int(top.slot)]
       guard slot.generation == top.generation else { continue }
       var action: (() throws -> Void)?
-      if slot.handler < 0 { swap(&action, &actions[Int(top.slot)]) }
+      if slot.handler < 0 {
+        action = (actions + Int(top.slot)).move()
+        (actions + Int(top.slot)).initialize(to: nil)
+      }
       release(top.slot)
       pendingCount -= 1
-      return (top.time, slot, action, EventHandle(slot: top.slot, generation: top.generation))
+      return (
+        top.time, slot, action,
+        EventHandle(slot: Int32(bitPattern: top.slot), generation: top.generation)
+      )
     }
     return nil
   }
 
-  private func release(_ slot: Int32) {
+  /// Frees a slot whose closure, if it had one, is already gone.
+  @inline(__always)
+  private func release(_ slot: UInt32) {
     slots[Int(slot)].generation &+= 1
-    if slots[Int(slot)].handler < 0 { actions[Int(slot)] = nil }
-    if freeCount == slotCapacity { growSlots() }
     freeSlots[freeCount] = slot
     freeCount += 1
   }
 
+  @inline(__always)
   private func removeTop() {
     heapCount -= 1
-    if heapCount > 0 {
-      heap[0] = heap[heapCount]
-      siftDown(0)
-    }
+    if heapCount > 0 { siftDown(heap[heapCount], from: 0) }
   }
 
-  private func siftUp(_ start: Int) {
+  /// Places `item` at the hole `start` or above it.
+  @inline(__always)
+  private func siftUp(_ item: Entry, from start: Int) {
     var i = start
-    let item = heap[i]
     while i > 0 {
-      let parent = (i - 1) >> 1
+      let parent = (i &- 1) / Self.arity
       guard item.precedes(heap[parent]) else { break }
       heap[i] = heap[parent]
       i = parent
@@ -152,19 +188,52 @@ final class EventQueue {
     heap[i] = item
   }
 
-  private func siftDown(_ start: Int) {
+  /// Places `item` at the hole `start` or below it.
+  @inline(__always)
+  private func siftDown(_ item: Entry, from start: Int) {
     let count = heapCount
     var i = start
-    let item = heap[i]
     while true {
-      var child = 2 * i + 1
-      guard child < count else { break }
-      if child + 1 < count && heap[child + 1].precedes(heap[child]) { child += 1 }
-      guard heap[child].precedes(item) else { break }
-      heap[i] = heap[child]
-      i = child
+      let first = Self.arity &* i &+ 1
+      var best: Int
+      if first &+ 3 < count {
+        // All four children exist: a two-round tournament.
+        let a = heap[first &+ 1].precedes(heap[first]) ? first &+ 1 : first
+        let b = heap[first &+ 3].precedes(heap[first &+ 2]) ? first &+ 3 : first &+ 2
+        best = heap[b].precedes(heap[a]) ? b : a
+      } else {
+        guard first < count else { break }
+        best = first
+        var child = first &+ 1
+        while child < count {
+          if heap[child].precedes(heap[best]) { best = child }
+          child &+= 1
+        }
+      }
+      guard heap[best].precedes(item) else { break }
+      heap[i] = heap[best]
+      i = best
     }
     heap[i] = item
+  }
+
+  /// Gives the pending entries the sequence numbers 0, 1, 2, … in their order, dropping stale
+  /// entries; a sorted array is a heap.
+  private func renumber() {
+    var kept = 0
+    for i in 0..<heapCount where slots[Int(heap[i].slot)].generation == heap[i].generation {
+      heap[kept] = heap[i]
+      kept += 1
+    }
+    heapCount = kept
+    var entries = UnsafeMutableBufferPointer(start: heap, count: heapCount)
+    entries.sort { $0.precedes($1) }
+    for i in entries.indices {
+      entries[i].key = entries[i].key & 0xFFFF_FFFF_0000_0000 | UInt64(i)
+    }
+    precondition(
+      UInt64(heapCount) < sequenceLimit, "more events pending than sequence numbers")
+    nextSequence = UInt64(heapCount)
   }
 
   private func growHeap() {
@@ -178,6 +247,7 @@ final class EventQueue {
     slotCapacity *= 2
     slots = Self.moved(slots, count: slotCount, toCapacity: slotCapacity)
     freeSlots = Self.moved(freeSlots, count: freeCount, toCapacity: slotCapacity)
+    actions = Self.moved(actions, count: slotCount, toCapacity: slotCapacity)
   }
 
   private static func moved<T>(
@@ -187,5 +257,40 @@ final class EventQueue {
     bigger.moveInitialize(from: old, count: count)
     old.deallocate()
     return bigger
+  }
+
+  /// Checks the queue's invariants and returns the first one broken: the heap order, every
+  /// entry naming a slot in use, the pending count matching the live entries, the free list
+  /// holding each free slot once and no closure kept for a free slot.
+  func invariantViolation() -> String? {
+    for i in 1..<max(heapCount, 1) where heap[i].precedes(heap[(i - 1) / Self.arity]) {
+      return "entry \(i) precedes its parent"
+    }
+    var live = 0
+    var liveSlots = Set<UInt32>()
+    for i in 0..<heapCount {
+      let entry = heap[i]
+      guard Int(entry.slot) < slotCount else { return "entry \(i) names slot \(entry.slot)" }
+      guard entry.key & 0xFFFF_FFFF < nextSequence else {
+        return "entry \(i) has a sequence not yet handed out"
+      }
+      if slots[Int(entry.slot)].generation == entry.generation {
+        live += 1
+        guard liveSlots.insert(entry.slot).inserted else {
+          return "slot \(entry.slot) is live in two entries"
+        }
+      }
+    }
+    guard live == pendingCount else { return "\(live) live entries, \(pendingCount) pending" }
+    let free = Set((0..<freeCount).map { freeSlots[$0] })
+    guard free.count == freeCount else { return "a slot is free twice" }
+    guard free.isDisjoint(with: liveSlots) else { return "a live slot is free" }
+    guard free.count + liveSlots.count == slotCount else {
+      return "\(slotCount - free.count - liveSlots.count) slots are neither free nor live"
+    }
+    for slot in free where actions[Int(slot)] != nil {
+      return "free slot \(slot) keeps a closure"
+    }
+    return nil
   }
 }
