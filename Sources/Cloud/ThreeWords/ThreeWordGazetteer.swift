@@ -85,25 +85,8 @@ public struct ThreeWordGazetteer: Sendable {
   public init(directory: URL) throws(CloudError) {
     let countries = try Self.read(directory.appendingPathComponent("countries.txt"))
     let placesText = try Self.read(directory.appendingPathComponent("places.tsv"))
-    var rings: [(code: String, points: [(Double, Double)])] = []
-    for (n, line) in countries.split(separator: "\n").enumerated() {
-      let fields = line.split(separator: " ")
-      guard fields.count >= 7, fields.count % 2 == 1, fields[0].utf8.count == 2 else {
-        throw CloudError(.invalidData, "countries.txt line \(n + 1): expected CC x y dx dy …")
-      }
-      var points: [(Double, Double)] = []
-      points.reserveCapacity(fields.count / 2)
-      var px = 0
-      var py = 0
-      for i in stride(from: 1, to: fields.count, by: 2) {
-        guard let dx = Int(fields[i]), let dy = Int(fields[i + 1]) else {
-          throw CloudError(.invalidData, "countries.txt line \(n + 1): bad number")
-        }
-        px = i == 1 ? dx : px + dx
-        py = i == 1 ? dy : py + dy
-        points.append((Double(px) / 1_000, Double(py) / 1_000))
-      }
-      rings.append((String(fields[0]), points))
+    let rings = try CountryBorderRing.rings(countriesText: countries).map { ring in
+      (code: ring.country, points: Array(zip(ring.longitudes, ring.latitudes)))
     }
     var places: [(name: String, japanese: String, point: Coordinate)] = []
     for (n, line) in placesText.split(separator: "\n").enumerated() {
