@@ -67,10 +67,13 @@ final class EventFile {
   static func writeOnTrap() {
     // Touch the shared state now: a signal handler must not be the first to reach it.
     pendingEvents.withLock { _ in }
-    // A stack overflow's handler needs a stack of its own (kept for the process's life).
+    // A stack overflow's handler needs a stack of its own, kept for the process's life: held
+    // by the shared state, so that it is never taken for a leak.
     let size = 1 << 16
     var stack = stack_t()
-    stack.ss_sp = UnsafeMutableRawPointer.allocate(byteCount: size, alignment: 16)
+    let memory = UnsafeMutableRawPointer.allocate(byteCount: size, alignment: 16)
+    pendingEvents.withLock { $0.signalStack = UInt(bitPattern: memory) }
+    stack.ss_sp = memory
     stack.ss_size = size
     sigaltstack(&stack, nil)
     for signal in [SIGILL, SIGTRAP, SIGABRT, SIGSEGV, SIGBUS, SIGFPE] {
@@ -109,6 +112,9 @@ private struct PendingEvents {
   var bytes: [UInt8] = []
   /// The `errno` of the first write that failed, or 0; later lines are dropped.
   var failure: Int32 = 0
+  /// The address of the signal handlers' own stack (``EventFile/writeOnTrap()``), once
+  /// installed: what keeps it reachable.
+  var signalStack: UInt = 0
 
   init() {
     bytes.reserveCapacity(EventFile.capacity + (1 << 14))
