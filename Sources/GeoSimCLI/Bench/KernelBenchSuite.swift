@@ -98,6 +98,15 @@ private struct HoldState {
   var timeSum: Int64 = 0
   var now: Int64 = 0
   var pending = 0
+
+  /// This state with what `simulation` says it fired, its clock and its pending count.
+  func reading(_ simulation: Simulation) -> HoldState {
+    var s = self
+    s.fired = simulation.firedEventCount
+    s.now = simulation.now.nanoseconds
+    s.pending = simulation.pendingEventCount
+    return s
+  }
 }
 
 /// The delays every hold case draws, in the same order: exponential with a mean of 1 ms.
@@ -220,13 +229,7 @@ private final class HandlerHoldModel: SimulationEventHandler {
   private var cursor = 0
   private var holdState = HoldState()
   private var id = HandlerID?.none
-  var state: HoldState {
-    var s = holdState
-    s.fired = simulation.firedEventCount
-    s.now = simulation.now.nanoseconds
-    s.pending = simulation.pendingEventCount
-    return s
-  }
+  var state: HoldState { holdState.reading(simulation) }
 
   init(pending: Int, increments: HoldIncrements) throws {
     self.increments = increments
@@ -262,13 +265,7 @@ private final class ClosureHoldModel {
   private let increments: HoldIncrements
   private var cursor = 0
   private var holdState = HoldState()
-  var state: HoldState {
-    var s = holdState
-    s.fired = simulation.firedEventCount
-    s.now = simulation.now.nanoseconds
-    s.pending = simulation.pendingEventCount
-    return s
-  }
+  var state: HoldState { holdState.reading(simulation) }
 
   init(pending: Int, increments: HoldIncrements) throws {
     self.increments = increments
