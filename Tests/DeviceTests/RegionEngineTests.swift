@@ -37,6 +37,54 @@ import Testing
   }
 }
 
+extension RegionEngineTests {
+  @Test func theNearCheckAnswersAsTheGeodesicRule() throws {
+    var random = RandomStream(seed: 32)
+    let parameters = RegionMonitoringParameters()
+    var near = 0
+    var far = 0
+    var close = 0
+    for i in 0..<100 {
+      let monitor = RegionMonitor(parameters: parameters)
+      var regions: [CircularRegion] = []
+      let origin = try Coordinate(
+        latitude: random.uniform(-85, 85), longitude: random.uniform(-180, 180))
+      for k in 0..<3 {
+        let center = try Geodesic.wgs84.direct(
+          from: origin, azimuth: random.uniform(0, 360), distance: random.uniform(0, 5_000)
+        ).coordinate
+        let region = CircularRegion(
+          center: center, radius: random.uniform(1, 2_000), identifier: "r\(i).\(k)")
+        monitor.watch(region, owner: .app)
+        regions.append(region)
+      }
+      for _ in 0..<100 {
+        let estimate = try Geodesic.wgs84.direct(
+          from: origin, azimuth: random.uniform(0, 360), distance: random.uniform(0, 12_000)
+        ).coordinate
+        let nearest = regions.map { region in
+          let radius = max(region.radius, parameters.minimumEffectiveRadius)
+          return max(0, Geodesic.wgs84.inverse(from: estimate, to: region.center).distance - radius)
+        }.min()!
+        // Half the limits anywhere, half within 2 % of the nearest boundary's distance, where
+        // the mean-radius sphere alone would answer wrongly.
+        let limit =
+          random.bernoulli(0.5)
+          ? random.uniform(0, 4_000) : nearest * random.uniform(0.98, 1.02)
+        let expected = nearest <= limit
+        if abs(nearest - limit) <= 0.01 * nearest + 1 { close += 1 }
+        #expect(
+          monitor.hasRegionBoundary(within: limit, of: estimate) == expected,
+          "estimate \(estimate), limit \(limit) m")
+        if expected { near += 1 } else { far += 1 }
+      }
+    }
+    // Both answers are exercised, and so is the geodesic near the limit.
+    #expect(near > 2_000 && far > 2_000)
+    #expect(close >= 2_000)
+  }
+}
+
 @Suite struct PhoneDeterminismTests {
   /// Replays ten minutes of walking through a monitored region with the realistic sensor and
   /// returns the event log as JSON Lines.

@@ -171,16 +171,27 @@ final class RegionMonitor {
     }
   }
 
-  /// How far, in metres, the nearest watched region's effective boundary is from `estimate`
-  /// (0 inside one), or `nil` when nothing is watched.
-  func distanceToNearestRegion(from estimate: Coordinate) -> Double? {
-    var nearest: Double?
+  /// Whether some watched region's effective boundary is within `limit` metres of
+  /// `estimate` (geodesic; 0 inside a region). Decided for each region on the mean-radius
+  /// sphere, which is within 0.6 % of the WGS84 geodesic, widened by 1 % and a metre either
+  /// way: only a distance that close to the limit is computed as a geodesic, so the answer is
+  /// the geodesic rule's at a fraction of its cost (this runs on every position the phone finds).
+  func hasRegionBoundary(within limit: Double, of estimate: Coordinate) -> Bool {
+    let unit = unitVector(estimate)
     for watch in watches {
       let radius = max(watch.region.radius, parameters.minimumEffectiveRadius)
+      let t = watch.thresholds
+      let dx = unit.x - t.x
+      let dy = unit.y - t.y
+      let dz = unit.z - t.z
+      let chord = (dx * dx + dy * dy + dz * dz).squareRoot()
+      let sphere = 2 * asin(min(1, chord / 2)) * Ellipsoid.wgs84MeanRadius
+      if sphere * 0.99 - 1 - radius > limit { continue }
+      if sphere * 1.01 + 1 - radius <= limit { return true }
       let d = Geodesic.wgs84.inverse(from: estimate, to: watch.region.center).distance
-      nearest = min(nearest ?? .infinity, max(0, d - radius))
+      if max(0, d - radius) <= limit { return true }
     }
-    return nearest
+    return false
   }
 
   /// ``observedState(of:estimate:accuracy:)`` with a cheap chord comparison first: the same

@@ -230,8 +230,8 @@ final class RegionService {
   /// beyond its accuracy.
   private func near(_ position: Location) -> Bool {
     let p = phone.parameters.regionMonitoring
-    let distance = monitor.distanceToNearestRegion(from: position.coordinate) ?? .infinity
-    return distance <= p.nearDistance + max(0, position.horizontalAccuracy)
+    return monitor.hasRegionBoundary(
+      within: p.nearDistance + max(0, position.horizontalAccuracy), of: position.coordinate)
   }
 
   /// The worst accuracy of a fix that comes from GNSS (urban-canyon GNSS is 30 m; Wi-Fi 65 m).
