@@ -166,41 +166,53 @@ final class RegionMonitor {
 
   /// Whether a position of `accuracy` metres lies inside a watched region.
   func observesInside(estimate: Coordinate, accuracy: Double) -> Bool {
-    watches.contains {
-      observedState(of: $0.region, estimate: estimate, accuracy: accuracy) == .inside
+    let unit = unitVector(estimate)
+    return watches.contains {
+      observedState(of: $0, estimate: estimate, accuracy: accuracy, unit: unit) == .inside
     }
   }
 
   /// Whether some watched region's effective boundary is within `limit` metres of
-  /// `estimate` (geodesic; 0 inside a region). Decided for each region on the mean-radius
-  /// sphere, which is within 0.6 % of the WGS84 geodesic, widened by 1 % and a metre either
-  /// way: only a distance that close to the limit is computed as a geodesic, so the answer is
-  /// the geodesic rule's at a fraction of its cost (this runs on every position the phone finds).
+  /// `estimate` (geodesic; 0 inside a region).
   func hasRegionBoundary(within limit: Double, of estimate: Coordinate) -> Bool {
+    guard limit >= 0 else { return false }
     let unit = unitVector(estimate)
-    for watch in watches {
-      let radius = max(watch.region.radius, parameters.minimumEffectiveRadius)
-      let t = watch.thresholds
-      let dx = unit.x - t.x
-      let dy = unit.y - t.y
-      let dz = unit.z - t.z
-      let chord = (dx * dx + dy * dy + dz * dz).squareRoot()
-      let sphere = 2 * asin(min(1, chord / 2)) * Ellipsoid.wgs84MeanRadius
-      if sphere * 0.99 - 1 - radius > limit { continue }
-      if sphere * 1.01 + 1 - radius <= limit { return true }
-      let d = Geodesic.wgs84.inverse(from: estimate, to: watch.region.center).distance
-      if max(0, d - radius) <= limit { return true }
+    return watches.contains { watch in
+      let reach = max(watch.region.radius, parameters.minimumEffectiveRadius) + limit
+      let (low, high) = distanceBounds(to: watch, unit: unit)
+      if low > reach { return false }
+      if high <= reach { return true }
+      return Geodesic.wgs84.inverse(from: estimate, to: watch.region.center).distance <= reach
     }
-    return false
   }
 
-  /// ``observedState(of:estimate:accuracy:)`` with a cheap chord comparison first: the same
-  /// answer, the geodesic only near a threshold (or for a position less accurate than the
-  /// hysteresis, whose outer threshold is its own).
+  /// Bounds on the geodesic distance in metres from the position `unit` to the watch's
+  /// centre: the distance on the mean-radius sphere, within 0.6 % of the WGS84 geodesic,
+  /// widened by 1 % and a metre either way. Only a distance this close to a threshold needs
+  /// the geodesic itself, which costs twenty times as much; the region engine decides on every
+  /// position the phone finds.
+  private func distanceBounds(to watch: Watch, unit: UnitVector) -> (low: Double, high: Double) {
+    let t = watch.thresholds
+    let dx = unit.x - t.x
+    let dy = unit.y - t.y
+    let dz = unit.z - t.z
+    let chord = (dx * dx + dy * dy + dz * dz).squareRoot()
+    let sphere = 2 * asin(min(1, chord / 2)) * Ellipsoid.wgs84MeanRadius
+    return (sphere * 0.99 - 1, sphere * 1.01 + 1)
+  }
+
+  /// ``observedState(of:estimate:accuracy:)`` with a cheap comparison first: the same answer,
+  /// the geodesic only near a threshold.
   private func observedState(
     of watch: Watch, estimate: Coordinate, accuracy: Double, unit: UnitVector
   ) -> RegionState? {
     if accuracy > parameters.hysteresis {
+      // The outer threshold is the position's own: compare distances, not precomputed chords.
+      let (inner, outer) = radii(of: watch.region, accuracy: accuracy)
+      let (low, high) = distanceBounds(to: watch, unit: unit)
+      if high <= inner { return .inside }
+      if low >= outer { return .outside }
+      if low > inner && high < outer { return nil }
       return observedState(of: watch.region, estimate: estimate, accuracy: accuracy)
     }
     let t = watch.thresholds
