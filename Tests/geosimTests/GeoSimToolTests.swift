@@ -76,13 +76,52 @@ import Testing
 
   @Test func benchJSONHasTheAgreedShape() throws {
     let rows = [
-      BenchResult(name: "base", unit: "ns/op", median: 10, p90: 12, baseline: nil, ratio: nil),
-      BenchResult(name: "fast", unit: "ns/op", median: 5, p90: 6, baseline: "base", ratio: 0.5),
+      BenchResult(
+        name: "base", unit: "ns/op", median: 10, p10: 9, p90: 12, baseline: nil, ratio: nil),
+      BenchResult(
+        name: "fast", unit: "ns/op", median: 5, p10: 4, p90: 6, baseline: "base", ratio: 0.5,
+        target: "≤ 8 ns"),
     ]
     #expect(
       BenchCommand.jsonText(rows)
-        == #"[{"baseline":null,"median":10,"name":"base","p90":12,"ratio":null,"unit":"ns/op"},{"baseline":"base","median":5,"name":"fast","p90":6,"ratio":0.5,"unit":"ns/op"}]"#
+        == #"[{"baseline":null,"median":10,"name":"base","p10":9,"p90":12,"ratio":null,"target":null,"unit":"ns/op"},{"baseline":"base","median":5,"name":"fast","p10":4,"p90":6,"ratio":0.5,"target":"≤ 8 ns","unit":"ns/op"}]"#
         + "\n")
+  }
+
+  @Test func benchWarmsACaseUpOverAllItsInputsBeforeTimingIt() {
+    // A lazily built index: the first use of each input is slow. The harness must not time
+    // that first use, nor calibrate on it.
+    var bench = Bench(samples: 3, minimumSampleTime: .microseconds(50))
+    var built = Set<Int>()
+    var timedBeforeBuilt = 0
+    var seen = Set<Int>()
+    var warmedUp = false
+    bench.measure("lazy", inputs: 16) { n in
+      for i in 0..<n {
+        let input = i % 16
+        if warmedUp { seen.insert(input) }
+        if built.insert(input).inserted, warmedUp { timedBeforeBuilt += 1 }
+      }
+      warmedUp = true
+    }
+    #expect(timedBeforeBuilt == 0)
+    #expect(seen == Set(0..<16))
+  }
+
+  @Test func benchRefusesACaseWhoseWorkDiffersFromTheBruteForce() throws {
+    var bench = Bench(samples: 3, minimumSampleTime: .microseconds(50))
+    // 10 inputs, each finding its own number of results: 45 per cycle.
+    try bench.measure("right", inputs: 10, expecting: 45) { n in
+      (0..<n).reduce(0) { $0 + $1 % 10 }
+    }
+    #expect(bench.results.map(\.name) == ["right"])
+    // Input 3 finds nothing: a fast wrong answer.
+    #expect(throws: BenchCheckFailure.self) {
+      try bench.measure("wrong", inputs: 10, expecting: 45) { n in
+        (0..<n).reduce(0) { $0 + ($1 % 10 == 3 ? 0 : $1 % 10) }
+      }
+    }
+    #expect(bench.results.count == 1)
   }
 
   @Test func benchHarnessRecordsRatiosToTheBaseline() {

@@ -16,7 +16,7 @@ enum GeoBenchSuite {
     var random = SplitMix64(seed: 2_024)
     let geodesic = Geodesic.wgs84
     let pairs = (0..<4_096).map { _ in (random.coordinate(), random.coordinate()) }
-    bench.measure("sphere.haversine") { n in
+    bench.measure("sphere.haversine", inputs: 4_096) { n in
       var sum = 0.0
       for i in 0..<n {
         let (a, b) = pairs[i & 4_095]
@@ -24,7 +24,9 @@ enum GeoBenchSuite {
       }
       blackHole(sum)
     }
-    bench.measure("geodesic.inverse", baseline: "sphere.haversine") { n in
+    bench.measure(
+      "geodesic.inverse", baseline: "sphere.haversine", target: "≤ 1 µs", inputs: 4_096
+    ) { n in
       var sum = 0.0
       for i in 0..<n {
         let (a, b) = pairs[i & 4_095]
@@ -32,12 +34,12 @@ enum GeoBenchSuite {
       }
       blackHole(sum)
     }
-    bench.measure("geodesic.direct", baseline: "sphere.haversine") { n in
+    bench.measure("geodesic.direct", baseline: "sphere.haversine", inputs: 4_096) { n in
       var sum = 0.0
       for i in 0..<n {
         let (a, _) = pairs[i & 4_095]
         sum +=
-          (try? geodesic.direct(from: a, azimuth: Double(i & 359), distance: 1e6))?
+          (try? geodesic.direct(from: a, azimuth: Double(i & 4_095) / 4_096 * 360, distance: 1e6))?
           .coordinate.latitude ?? 0
       }
       blackHole(sum)
@@ -64,17 +66,21 @@ enum GeoBenchSuite {
         x: 139.767 + random.double(in: -0.015...0.015),
         y: 35.681 + random.double(in: -0.015...0.015))
     }
-    bench.measure("polygon64.contains.unprepared") { n in
+    let inside = points.filter { Self.contains(ring, $0) }.count
+    try bench.measure("polygon64.contains.unprepared", inputs: 4_096, expecting: inside) { n in
       var inside = 0
       for i in 0..<n where (try? geos.contains(polygon, .point(points[i & 4_095]))) == true {
         inside += 1
       }
-      blackHole(inside)
+      return inside
     }
-    bench.measure("polygon64.contains.prepared", baseline: "polygon64.contains.unprepared") { n in
+    try bench.measure(
+      "polygon64.contains.prepared", baseline: "polygon64.contains.unprepared",
+      target: "≤ 300 ns", inputs: 4_096, expecting: inside
+    ) { n in
       var inside = 0
       for i in 0..<n where (try? prepared.contains(points[i & 4_095])) == true { inside += 1 }
-      blackHole(inside)
+      return inside
     }
   }
 
@@ -101,7 +107,13 @@ enum GeoBenchSuite {
       try Envelope(minX: $0.west, minY: $0.south, maxX: $0.east, maxY: $0.north)
     }
     let scanIterations = count >= 1_000_000 ? 8 : 1 << 30
-    bench.measure("box.\(label).scan", maximumIterations: scanIterations) { n in
+    // The brute force every index is checked against: each point tested against each box.
+    var inBoxes = 0
+    for c in coordinates {
+      let p = Position(c)
+      for e in envelopes where e.contains(p) { inBoxes += 1 }
+    }
+    bench.measure("box.\(label).scan", inputs: 1_024, maximumIterations: scanIterations) { n in
       var hits = 0
       for i in 0..<n {
         let e = envelopes[i & 1_023]
@@ -109,18 +121,24 @@ enum GeoBenchSuite {
       }
       blackHole(hits)
     }
-    bench.measure("box.\(label).strtree", baseline: "box.\(label).scan") { n in
+    try bench.measure(
+      "box.\(label).strtree", baseline: "box.\(label).scan", inputs: 1_024, expecting: inBoxes
+    ) { n in
       var hits = 0
       for i in 0..<n { hits += (try? tree.query(envelopes[i & 1_023]).count) ?? 0 }
-      blackHole(hits)
+      return hits
     }
-    bench.measure("box.\(label).pointindex", baseline: "box.\(label).scan") { n in
+    try bench.measure(
+      "box.\(label).pointindex", baseline: "box.\(label).scan", inputs: 1_024,
+      expecting: inBoxes
+    ) { n in
       var hits = 0
       for i in 0..<n { hits += index.elements(in: boxes[i & 1_023]).count }
-      blackHole(hits)
+      return hits
     }
     let metric = DistanceMetric.geodesic
-    bench.measure("nearest.\(label).scan", maximumIterations: scanIterations) { n in
+    bench.measure("nearest.\(label).scan", inputs: 1_024, maximumIterations: scanIterations) {
+      n in
       var sum = 0.0
       for i in 0..<n {
         let q = queries[i & 1_023]
@@ -130,23 +148,49 @@ enum GeoBenchSuite {
       }
       blackHole(sum)
     }
-    bench.measure("nearest.\(label).strtree-planar", baseline: "nearest.\(label).scan") { n in
+    bench.measure(
+      "nearest.\(label).strtree-planar", baseline: "nearest.\(label).scan", inputs: 1_024
+    ) { n in
       var found = 0
       for i in 0..<n { found &+= (try? tree.nearest(to: Position(queries[i & 1_023]))) ?? 0 }
       blackHole(found)
     }
-    for k in [1, 10] {
-      let name = k == 1 ? "nearest.\(label).pointindex" : "nearest\(k).\(label).pointindex"
-      bench.measure(name, baseline: "nearest.\(label).scan") { n in
-        var sum = 0.0
-        for i in 0..<n {
-          sum +=
-            (try? index.nearest(to: queries[i & 1_023], k: k, metric: metric))?.last?.distance
-            ?? 0
-        }
-        blackHole(sum)
+    // The brute force for the first queries: the index must find the same nearest distances.
+    for q in queries.prefix(4) {
+      let brute = coordinates.map { metric.distance(q, $0) }.min()
+      let found = try index.nearest(to: q, k: 1, metric: metric).first?.distance
+      guard found == brute else {
+        throw BenchCheckFailure(
+          "nearest.\(label).pointindex: \(String(describing: found)) m from \(q), "
+            + "the brute force \(String(describing: brute)) m")
       }
     }
+    for k in [1, 10] {
+      let name = k == 1 ? "nearest.\(label).pointindex" : "nearest\(k).\(label).pointindex"
+      let target = k == 1 ? (count >= 1_000_000 ? "≤ 20 µs" : "≤ 5 µs") : nil
+      // Every query finds its k points.
+      try bench.measure(
+        name, baseline: "nearest.\(label).scan", target: target, inputs: 1_024,
+        expecting: 1_024 * k
+      ) { n in
+        var found = 0
+        for i in 0..<n {
+          found += (try? index.nearest(to: queries[i & 1_023], k: k, metric: metric))?.count ?? 0
+        }
+        return found
+      }
+    }
+  }
+
+  /// Whether the point is inside the closed ring (even-odd ray casting): the brute force the
+  /// polygon cases are checked against.
+  static func contains(_ ring: [Position], _ p: Position) -> Bool {
+    var inside = false
+    for (a, b) in zip(ring, ring.dropFirst())
+    where (a.y > p.y) != (b.y > p.y) && p.x < a.x + (p.y - a.y) / (b.y - a.y) * (b.x - a.x) {
+      inside.toggle()
+    }
+    return inside
   }
 }
 

@@ -84,12 +84,6 @@ enum KernelBenchSuite {
   }
 }
 
-/// A case of the kernel suite did other work than its baseline.
-struct BenchCheckFailure: Error, CustomStringConvertible {
-  let description: String
-  init(_ description: String) { self.description = "bench check failed: " + description }
-}
-
 /// What a hold case has done: the events it was asked to fire and fired, the sum of their
 /// times (wrapping), the last time and how many events are pending.
 private struct HoldState {

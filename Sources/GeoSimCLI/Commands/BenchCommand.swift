@@ -23,8 +23,11 @@ struct BenchCommand: ToolCommand {
     commandName: "bench",
     abstract: "Run a benchmark suite and print its table (or JSON).",
     discussion: """
-      Host-time benchmarks of GeoSim itself, each row with its median, p90 and the ratio to a \
-      baseline measured in the same run. Build with -c release.
+      Host-time benchmarks of GeoSim itself, each row with its median, the spread of its \
+      samples (10th and 90th percentiles), the ratio to a baseline measured in the same run, and \
+      its target where it has one. Every case is warmed up over all of its inputs before it is \
+      timed, and search cases check their result counts against a brute force. Build with -c \
+      release.
       """)
 
   @Argument(
@@ -74,8 +77,10 @@ struct BenchCommand: ToolCommand {
     let rows = results.map { r in
       JSONValue.object([
         "name": .string(r.name), "unit": .string(r.unit), "median": .number(rounded(r.median)),
-        "p90": .number(rounded(r.p90)), "baseline": r.baseline.map(JSONValue.string) ?? .null,
+        "p10": .number(rounded(r.p10)), "p90": .number(rounded(r.p90)),
+        "baseline": r.baseline.map(JSONValue.string) ?? .null,
         "ratio": r.ratio.map { .number(rounded($0)) } ?? .null,
+        "target": r.target.map(JSONValue.string) ?? .null,
       ])
     }
     return JSONValue.array(rows).jsonText + "\n"
@@ -95,9 +100,11 @@ struct BenchCommand: ToolCommand {
       let s = String(format: x >= 100 ? "%.0f" : "%.1f", x)
       return String(repeating: " ", count: max(0, 12 - s.count)) + s
     }
-    var out = pad("name", width) + "      median         p90  unit         ratio  baseline\n"
+    var out =
+      pad("name", width) + "      median         p10         p90  unit         ratio  baseline\n"
     for r in results {
-      out += pad(r.name, width) + number(r.median) + number(r.p90) + "  " + pad(r.unit, 9)
+      out += pad(r.name, width) + number(r.median) + number(r.p10) + number(r.p90) + "  "
+      out += pad(r.unit, 9)
       out += r.ratio.map { String(format: " %8.3g", $0) } ?? "        -"
       out += "  " + (r.baseline ?? "-") + "\n"
     }
