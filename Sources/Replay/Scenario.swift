@@ -40,7 +40,7 @@ public struct Scenario: Sendable {
   public var app: AppSelection
   /// Station lists loaded into the NCMB-compatible datastore.
   public var datasets: [DatasetSource]
-  /// The datastore's spatial backend (`"backend"`; GEOS's STRtree by default). A PostGIS
+  /// The datastore's spatial backend (`"backend"`; Geo's `PointIndex`, `"memory"`, by default). A PostGIS
   /// backend whose target names a user's table reads the scenario's stations from that table,
   /// into ``tableStations``, instead of from datasets.
   public var backend: SpatialBackendKind
@@ -73,7 +73,7 @@ public struct Scenario: Sendable {
     self.device = DeviceSetup()
     self.app = app
     self.datasets = []
-    self.backend = .strtree
+    self.backend = .inMemory
     self.tableStations = TableStations()
     self.gazetteer = nil
     self.trace = nil

@@ -379,7 +379,7 @@ struct ScenarioReader {
   /// `"statementTimeout"` (seconds).
   func backend(_ m: [String: Node], into scenario: inout Scenario) throws {
     let names = ["strtree", "brute", "memory", "sqlite", "postgis"]
-    let name = try m["backend"].map { try string($0) } ?? "strtree"
+    let name = try m["backend"].map { try string($0) } ?? "memory"
     guard name == "postgis" else {
       for key in ["database", "table", "statementTimeout"] {
         if let n = m[key] {

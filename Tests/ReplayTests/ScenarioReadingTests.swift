@@ -229,7 +229,7 @@ import Testing
 
   @Test func aPostGISBackendNamesItsDatabaseAndOptionallyTheUsersTable() throws {
     let plain = try scenario(minimal)
-    #expect(plain.backend == .strtree && plain.postGISTable == nil)
+    #expect(plain.backend == .inMemory && plain.postGISTable == nil)
     #expect(try scenario(with(#""backend": "sqlite""#)).backend == .sqlite(directory: nil))
     let own = try scenario(
       with(#""backend": "postgis", "database": "postgresql://geosim@127.0.0.1:54329/geosim""#))

@@ -46,7 +46,7 @@ public final class GeoDatastore {
   ///   - backend: the spatial index for GeoPoint fields; GEOS's STRtree by default.
   ///   - simulation: the world whose clock dates objects and whose log records queries.
   public init(
-    seed: UInt64 = 0, backend: SpatialBackendKind = .strtree, simulation: Simulation? = nil
+    seed: UInt64 = 0, backend: SpatialBackendKind = .inMemory, simulation: Simulation? = nil
   ) {
     self.backendKind = backend
     self.simulation = simulation

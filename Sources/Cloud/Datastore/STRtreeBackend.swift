@@ -1,7 +1,7 @@
 import Foundation
 import Geo
 
-/// The default backend: GEOS's sort-tile-recursive R-tree (Geo's `STRtree`) in memory.
+/// GEOS's sort-tile-recursive R-tree (Geo's `STRtree`) in memory.
 ///
 /// Each point is a degenerate envelope at (longitude, latitude). The tree answers planar
 /// envelope searches only, so the spherical shapes are decomposed first, as for

@@ -36,10 +36,10 @@ public protocol SpatialBackend: AnyObject {
 public enum SpatialBackendKind: Hashable, Sendable, CustomStringConvertible {
   /// ``BruteForceBackend``: compares every point; the reference the others are tested against.
   case bruteForce
-  /// ``STRtreeBackend``: GEOS's STRtree over longitude–latitude envelopes, in memory (the
-  /// default).
+  /// ``STRtreeBackend``: GEOS's STRtree over longitude–latitude envelopes, in memory.
   case strtree
-  /// ``InMemoryIndexBackend``: Geo's `PointIndex` k-d tree over unit vectors, in memory.
+  /// ``InMemoryIndexBackend``: Geo's `PointIndex` k-d tree over unit vectors, in memory (the
+  /// default: the fastest of the exact backends, `geosim bench cloud`).
   case inMemory
   /// ``SQLiteBackend``: an R*Tree in a database file per class and field, named
   /// `<class>.<field>.sqlite` in `directory` (`nil` keeps the database in memory).
@@ -105,8 +105,7 @@ public final class BruteForceBackend: SpatialBackend {
   }
 }
 
-/// An in-memory alternative to the default ``STRtreeBackend``: Geo's `PointIndex` with the
-/// spherical metric.
+/// The default backend: Geo's `PointIndex` with the spherical metric, in memory.
 ///
 /// Its 3D unit-vector tree needs no special cases for the poles or the antimeridian and answers
 /// exact radius, k-nearest and box queries directly. It is rebuilt in O(n log n) when the class

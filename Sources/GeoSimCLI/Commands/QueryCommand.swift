@@ -83,7 +83,7 @@ struct QueryCommand: ToolCommand {
   var className = "Station"
 
   @Option(help: "The spatial backend: strtree, brute, sqlite, memory or postgis.")
-  var backend = "strtree"
+  var backend = "memory"
 
   @Option(
     help: ArgumentHelp(
