@@ -246,10 +246,10 @@ public final class GeoDatastore {
       }
     } else if !byDistance {
       // NCMB's normal order: newest first; objects created at the same instant, last first.
-      slots.sort { a, b in
-        let (x, y) = (store.objects[a]!.createDate, store.objects[b]!.createDate)
-        return x != y ? x > y : a > b
-      }
+      // Each object's date is read once, not in every comparison.
+      var keyed = slots.map { (date: store.objects[$0]!.createDate, slot: $0) }
+      keyed.sort { a, b in a.date != b.date ? a.date > b.date : a.slot > b.slot }
+      slots = keyed.map(\.slot)
     }
     return (slots, normalization)
   }
