@@ -52,8 +52,14 @@ enum KernelBenchSuite {
           samples[i].append(Bench.time { c.hold(iterations[i]) } / Double(iterations[i]))
         }
       }
+      // Targets: 10 M events/s and 1.3× the minimal heap at 1k; 1.3× the heap at 100k; closure
+      // events 2× handler events.
+      let handlerTarget =
+        pending == 1_000
+        ? "≤ 100 ns (10 M events/s), ≤ 1.3× the heap" : pending == 100_000 ? "≤ 1.3× the heap" : nil
+      let targets = [nil, handlerTarget, "≤ 2× handler events"]
       for (i, c) in cases.enumerated() {
-        bench.record(samples: samples[i], as: c.name, baseline: c.baseline)
+        bench.record(samples: samples[i], as: c.name, baseline: c.baseline, target: targets[i])
       }
       for (name, state) in [
         ("heap", heap.state), ("handler-events", handlers.state),

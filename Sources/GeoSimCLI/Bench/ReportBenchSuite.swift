@@ -52,7 +52,7 @@ enum ReportBenchSuite {
     bench.samples = 11
     bench.measure(
       "truth.day-20-fences.circle-visits", baseline: "truth.day-20-fences.naive-per-sample",
-      maximumIterations: 1
+      target: "≤ 50 ms", maximumIterations: 1
     ) { _ in
       let context = GEOSContext()
       let track = TrueTrack(samples.map { .init(time: $0.time, coordinate: $0.coordinate) })
@@ -120,7 +120,7 @@ enum ReportBenchSuite {
     }
     bench.measure(
       "report.day-1000-fences", baseline: "truth.day-1000-fences.circle-visits",
-      maximumIterations: 1
+      target: "≤ 2× its truth", maximumIterations: 1
     ) { _ in
       let report = try? GeofenceReport(events: events, trueSamples: samples, context: context)
       precondition(

@@ -36,9 +36,10 @@ enum TraceBenchSuite {
       precondition(found == n * count, "the scan found \(found) points")
     }
     /// Times the import of the file at `file`, checking that it read every point.
-    func measureImport(_ name: String, baseline: String, file: String) {
+    func measureImport(_ name: String, baseline: String, target: String, file: String) {
       bench.measure(
-        name, baseline: baseline, maximumIterations: 1, unitsPerOperation: count,
+        name, baseline: baseline, target: target, maximumIterations: 1,
+        unitsPerOperation: count,
         unit: "ns/point"
       ) { n in
         for _ in 0..<n {
@@ -47,12 +48,16 @@ enum TraceBenchSuite {
         }
       }
     }
-    measureImport("trace.gpx.\(label).import", baseline: "trace.gpx.\(label).scan", file: path)
+    measureImport(
+      "trace.gpx.\(label).import", baseline: "trace.gpx.\(label).scan",
+      target: "≤ 2 µs (2 s for 1M points)", file: path)
     let perPoint = bench.results[bench.results.count - 1].median
     // The same points as CSV (lat, lon, ele, time): per point no slower than the GPX import.
     let csv = directory.appendingPathComponent("trace-\(label).csv").path
     try writeCSV(points: count, to: csv)
-    measureImport("trace.csv.\(label).import", baseline: "trace.gpx.\(label).import", file: csv)
+    measureImport(
+      "trace.csv.\(label).import", baseline: "trace.gpx.\(label).import",
+      target: "≤ 1× the GPX import", file: csv)
     bench.record(
       "trace.gpx.\(label).import.total", unit: "ms", value: perPoint * Double(count) / 1e6)
     // The conversion a replay makes before it runs: the track as the phone's true trajectory.
@@ -69,7 +74,8 @@ enum TraceBenchSuite {
     }
     if let before, let after = peakResidentMegabytes() {
       bench.record("trace.gpx.\(label).peak-rss.before", unit: "MB", value: before)
-      bench.record("trace.gpx.\(label).peak-rss.after", unit: "MB", value: after)
+      bench.record(
+        "trace.gpx.\(label).peak-rss.after", unit: "MB", value: after, target: "≤ 500 MB")
     }
   }
 
