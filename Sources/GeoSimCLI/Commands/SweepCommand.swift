@@ -132,7 +132,8 @@ struct SweepCommand: ToolCommand {
     do { try grid.validate() } catch { throw UsageError("\(error)") }
     let indices = shard.map { grid.indices(shard: $0.0, of: $0.1) } ?? Array(0..<grid.count)
 
-    // Every point is read and assembled before anything runs.
+    // Every point is read and checked before anything runs (without assembling its world:
+    // the workers do that), the points' shared traces parsed once.
     let label = base == "-" ? ScenarioInputs.standardInputLabel : base
     let document: JSONValue
     do {
@@ -152,7 +153,7 @@ struct SweepCommand: ToolCommand {
         let scenario = try grid.scenario(
           document, at: index, base: label, folder: folder,
           allowPathsOutsideFolder: allowOutsidePaths)
-        _ = try World(scenario: scenario, catalog: tool.apps, resources: resources)
+        _ = try World.check(scenario: scenario, catalog: tool.apps, resources: resources)
       } catch {
         throw BadInput(
           "\(grid.pointName(index)): \(ToolMessages.describe(error, tool: tool))")
