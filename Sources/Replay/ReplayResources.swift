@@ -11,14 +11,22 @@ import Traces
 /// three-word languages, the built-in gazetteer's areas): loaded at most once, on first use,
 /// and shared by the worlds that a process runs, on any thread.
 ///
-/// It also keeps the traces the process has read, by their file's bytes, and the trajectories
-/// it has synthesized, by their source: checking a scenario and then replaying it, or
-/// replaying the points of a sweep that share a trace, reads and synthesizes each one once.
+/// It also keeps the traces and map layers the process has read, by their file's bytes, and
+/// the trajectories it has synthesized, by their source: checking a scenario and then
+/// replaying it, or replaying the points of a sweep that share a trace, reads and synthesizes
+/// each one once.
 public final class ReplayResources: Sendable {
   private let languages = Mutex<Result<ThreeWordLanguages, CloudError>?>(nil)
   private let tokyoFeatures = Mutex<[GeoJSONFeature]?>(nil)
   private let traces = Mutex<[TraceFileKey: Trace]>([:])
   private let synthesized = Mutex<[TraceSource: [TrajectorySample]]>([:])
+  private let layers = Mutex<[GeoJSONKey: [GeoJSONFeature]]>([:])
+
+  /// A GeoJSON text as parsed: the name it is given in errors, and its bytes.
+  private struct GeoJSONKey: Hashable {
+    let file: String
+    let data: Data
+  }
 
   /// A trace file as read: where, how its GPX waypoints are read, and its bytes (a file that
   /// changed is read again).
@@ -67,6 +75,18 @@ public final class ReplayResources: Sendable {
     let trace = try Trace(fileData: data, path: path, gpxWaypoints: gpxWaypoints)
     traces.withLock { $0[key] = trace }
     return trace
+  }
+
+  /// The features of a GeoJSON text (`GeoJSON.features(from:file:)`), parsed once per
+  /// process for the same bytes.
+  ///
+  /// - Throws: `GeoError` naming `file`, the place in it and what was expected.
+  public func geoJSONFeatures(_ data: Data, file: String) throws -> [GeoJSONFeature] {
+    let key = GeoJSONKey(file: file, data: data)
+    if let features = layers.withLock({ $0[key] }) { return features }
+    let features = try GeoJSON.features(from: data, file: file)
+    layers.withLock { $0[key] = features }
+    return features
   }
 
   /// The true trajectory of a synthesized trace source (`.synthesized`), computed once per

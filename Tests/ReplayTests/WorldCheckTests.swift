@@ -108,6 +108,23 @@ import Traces
     #expect(changed == (try Trace.read(contentsOf: file.path)))
     #expect(changed != first)
   }
+
+  @Test func aMapLayerIsParsedAgainWhenItsBytesChange() throws {
+    let resources = ReplayResources()
+    func layer(_ longitude: Double) -> Data {
+      Data(
+        (#"{"type":"FeatureCollection","features":[{"type":"Feature","properties":{},"#
+          + #""geometry":{"type":"Point","coordinates":[\#(longitude),35.68]}}]}"#).utf8)
+    }
+    let first = try resources.geoJSONFeatures(layer(139.76), file: "layer.geojson")
+    #expect(try resources.geoJSONFeatures(layer(139.76), file: "layer.geojson") == first)
+    let changed = try resources.geoJSONFeatures(layer(139.77), file: "layer.geojson")
+    #expect(changed == (try GeoJSON.features(from: layer(139.77), file: "layer.geojson")))
+    #expect(changed != first)
+    #expect(throws: GeoError.self) {
+      try resources.geoJSONFeatures(Data("{".utf8), file: "layer.geojson")
+    }
+  }
 }
 
 extension Result {
