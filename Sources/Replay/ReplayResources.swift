@@ -21,6 +21,7 @@ public final class ReplayResources: Sendable {
   private let traces = Mutex<[TraceFileKey: Trace]>([:])
   private let synthesized = Mutex<[TraceSource: [TrajectorySample]]>([:])
   private let layers = Mutex<[GeoJSONKey: [GeoJSONFeature]]>([:])
+  private let trajectories = Mutex<[[TrajectorySample]: Trajectory]>([:])
 
   /// A GeoJSON text as parsed: the name it is given in errors, and its bytes.
   private struct GeoJSONKey: Hashable {
@@ -87,6 +88,17 @@ public final class ReplayResources: Sendable {
     let features = try GeoJSON.features(from: data, file: file)
     layers.withLock { $0[key] = features }
     return features
+  }
+
+  /// The trajectory through `samples` (`Trajectory(_:)`), built once per process for the
+  /// same samples: a sweep's worlds that share a trace follow one.
+  ///
+  /// - Throws: `DeviceError` for samples that make no trajectory.
+  func trajectory(_ samples: [TrajectorySample]) throws -> Trajectory {
+    if let trajectory = trajectories.withLock({ $0[samples] }) { return trajectory }
+    let trajectory = try Trajectory(samples)
+    trajectories.withLock { $0[samples] = trajectory }
+    return trajectory
   }
 
   /// The true trajectory of a synthesized trace source (`.synthesized`), computed once per

@@ -81,7 +81,7 @@ public final class World {
     let environment = try Self.sensorEnvironment(of: scenario, context: geos, fail: fail)
     sensor = ReplaySensor(
       environment: environment, parameters: scenario.device.sensor,
-      random: simulation.random.stream("sensor"))
+      random: simulation.random.stream("sensor"), resources: resources)
     var user = UserScript(answers: scenario.device.promptAnswers)
     if let delay = scenario.device.answerDelay { user.answerDelay = .seconds(delay) }
     phone = Phone(
