@@ -1,13 +1,41 @@
 import Cloud
+import Device
+import Foundation
+import Geo
 import JSON
 import SimKernel
 import Synchronization
+import Traces
 
-/// Read-only data that every world may use and that is costly to load (the three-word
-/// languages): loaded at most once, on first use, and shared by the worlds that a process runs,
-/// on any thread.
+/// Read-only data that every world may use and that is costly to load or compute (the
+/// three-word languages, the built-in gazetteer's areas): loaded at most once, on first use,
+/// and shared by the worlds that a process runs, on any thread.
+///
+/// It also keeps the traces and map layers the process has read, by their file's bytes, and
+/// the trajectories it has synthesized, by their source: checking a scenario and then
+/// replaying it, or replaying the points of a sweep that share a trace, reads and synthesizes
+/// each one once.
 public final class ReplayResources: Sendable {
   private let languages = Mutex<Result<ThreeWordLanguages, CloudError>?>(nil)
+  private let tokyoFeatures = Mutex<[GeoJSONFeature]?>(nil)
+  private let traces = Mutex<[TraceFileKey: Trace]>([:])
+  private let synthesized = Mutex<[TraceSource: [TrajectorySample]]>([:])
+  private let layers = Mutex<[GeoJSONKey: [GeoJSONFeature]]>([:])
+  private let trajectories = Mutex<[[TrajectorySample]: Trajectory]>([:])
+
+  /// A GeoJSON text as parsed: the name it is given in errors, and its bytes.
+  private struct GeoJSONKey: Hashable {
+    let file: String
+    let data: Data
+  }
+
+  /// A trace file as read: where, how its GPX waypoints are read, and its bytes (a file that
+  /// changed is read again).
+  private struct TraceFileKey: Hashable {
+    let path: String
+    let gpxWaypoints: GPXWaypoints
+    let data: Data
+  }
 
   /// Resources from the bundled data files, loaded when first needed.
   public init() {}
@@ -21,6 +49,67 @@ public final class ReplayResources: Sendable {
       return loaded
     }
     return try result.get()
+  }
+
+  /// The areas of the built-in gazetteer (``Gazetteer/centralTokyoFeatures(context:)``),
+  /// computed once in a GEOS context of their own; each world builds its gazetteer from them
+  /// in its own context.
+  public func centralTokyoFeatures() throws -> [GeoJSONFeature] {
+    try tokyoFeatures.withLock { cached in
+      if let cached { return cached }
+      let features = try Gazetteer.centralTokyoFeatures(context: GEOSContext())
+      cached = features
+      return features
+    }
+  }
+
+  /// The trace in the file at `path`, as `Trace.read(contentsOf:gpxWaypoints:)` reads it;
+  /// parsed once per process for the same bytes.
+  ///
+  /// - Throws: `TraceError` naming the file, the line and what was expected.
+  public func trace(contentsOf path: String, gpxWaypoints: GPXWaypoints) throws -> Trace {
+    let data = try Trace.fileData(atPath: path)
+    let key = TraceFileKey(path: path, gpxWaypoints: gpxWaypoints, data: data)
+    if let trace = traces.withLock({ $0[key] }) { return trace }
+    // Parsed outside the lock: another thread may parse the same file meanwhile, to the same
+    // trace.
+    let trace = try Trace(fileData: data, path: path, gpxWaypoints: gpxWaypoints)
+    traces.withLock { $0[key] = trace }
+    return trace
+  }
+
+  /// The features of a GeoJSON text (`GeoJSON.features(from:file:)`), parsed once per
+  /// process for the same bytes.
+  ///
+  /// - Throws: `GeoError` naming `file`, the place in it and what was expected.
+  public func geoJSONFeatures(_ data: Data, file: String) throws -> [GeoJSONFeature] {
+    let key = GeoJSONKey(file: file, data: data)
+    if let features = layers.withLock({ $0[key] }) { return features }
+    let features = try GeoJSON.features(from: data, file: file)
+    layers.withLock { $0[key] = features }
+    return features
+  }
+
+  /// The trajectory through `samples` (`Trajectory(_:)`), built once per process for the
+  /// same samples: a sweep's worlds that share a trace follow one.
+  ///
+  /// - Throws: `DeviceError` for samples that make no trajectory.
+  func trajectory(_ samples: [TrajectorySample]) throws -> Trajectory {
+    if let trajectory = trajectories.withLock({ $0[samples] }) { return trajectory }
+    let trajectory = try Trajectory(samples)
+    trajectories.withLock { $0[samples] = trajectory }
+    return trajectory
+  }
+
+  /// The true trajectory of a synthesized trace source (`.synthesized`), computed once per
+  /// process by `make`.
+  func samples(
+    of source: TraceSource, make: () throws -> [TrajectorySample]
+  ) rethrows -> [TrajectorySample] {
+    if let samples = synthesized.withLock({ $0[source] }) { return samples }
+    let samples = try make()
+    synthesized.withLock { $0[source] = samples }
+    return samples
   }
 }
 

@@ -15,10 +15,17 @@ final class ReplaySensor: LocationSensor {
   private let random: RandomStream
   private var changes = 0
 
-  init(environment: SensorEnvironment?, parameters: SensorParameters, random: RandomStream) {
+  /// Where the trajectories of samples a process follows again are kept.
+  private let resources: ReplayResources
+
+  init(
+    environment: SensorEnvironment?, parameters: SensorParameters, random: RandomStream,
+    resources: ReplayResources
+  ) {
     self.environment = environment
     self.parameters = parameters
     self.random = random
+    self.resources = resources
   }
 
   var updateInterval: SimDuration { parameters.updateInterval }
@@ -39,7 +46,7 @@ final class ReplaySensor: LocationSensor {
       contentsOf: next.filter { sample in kept.last.map { sample.time > $0.time } ?? true })
     changes += 1
     model = try SensorModel(
-      trajectory: Trajectory(kept), environment: environment, parameters: parameters,
+      trajectory: resources.trajectory(kept), environment: environment, parameters: parameters,
       random: random.split("trace.\(changes)"))
     samples = kept
   }

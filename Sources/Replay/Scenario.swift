@@ -241,7 +241,7 @@ public struct DatasetSource: Sendable {
 }
 
 /// Where a true trace comes from.
-public enum TraceSource: Sendable {
+public enum TraceSource: Sendable, Hashable {
   /// A trace file (GPX, GeoJSON, CSV, NMEA, SUMO FCD), its first timed point at `startAt`
   /// seconds; `track` picks the track (0 = first). What the importer skips or notes fails the
   /// replay unless `allowSkippedPoints`. `gpxWaypoints` says how a GPX file's top-level

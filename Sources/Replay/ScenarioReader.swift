@@ -35,14 +35,17 @@ extension Scenario {
 
   /// Reads and validates a scenario from bytes; `file` names it in errors and `folder` is where
   /// its relative paths start; `profile` replaces the device profile the scenario names.
+  ///
+  /// With `resources`, the GeoJSON files of the report's map layers are parsed once per
+  /// process for the same bytes (a sweep reads its scenario once a point).
   public init(
     data: Data, file: String, folder: URL, allowPathsOutsideFolder: Bool = false,
-    profile: DeviceProfile? = nil
+    profile: DeviceProfile? = nil, resources: ReplayResources? = nil
   ) throws {
     let document = try Self.document(data, file: file)
     let reader = ScenarioReader(
       file: file, folder: folder, document: document, allowOutside: allowPathsOutsideFolder,
-      profile: profile)
+      profile: profile, resources: resources)
     self = try reader.scenario()
   }
 }
@@ -87,6 +90,8 @@ struct ScenarioReader {
   /// The device profile that replaces the one the `device` block names (or the standard one),
   /// when a test chooses one (`Scenario(contentsOf:allowPathsOutsideFolder:profile:)`).
   var profile: DeviceProfile? = nil
+  /// Where parsed map layers are kept, if anywhere.
+  var resources: ReplayResources? = nil
 
   func error(
     _ path: JSONPath, _ message: String, key: Bool = false,
@@ -833,7 +838,10 @@ struct ScenarioReader {
         let label = try l["label"].map(string) ?? name
         let features: [GeoJSONFeature]
         do {
-          features = try GeoJSON.features(from: Data(contentsOf: url), file: name)
+          let data = try Data(contentsOf: url)
+          features =
+            try resources?.geoJSONFeatures(data, file: name)
+            ?? GeoJSON.features(from: data, file: name)
         } catch let error as GeoError {
           throw self.error(l["file"]!.path, "\(error.message)")
         } catch {

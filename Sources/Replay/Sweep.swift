@@ -259,15 +259,18 @@ extension SweepGrid {
   /// The scenario at point `index` of the grid over `document` (the base scenario's JSON, read
   /// from `base`, whose relative paths start at `folder`).
   ///
+  /// With `resources`, files the points share are parsed once per process
+  /// (``Scenario/init(data:file:folder:allowPathsOutsideFolder:profile:resources:)``).
+  ///
   /// - Throws: ``ScenarioError`` naming the base and the point, or ``SweepError`` for a path
   ///   the document does not have.
   public func scenario(
     _ document: JSONValue, at index: Int, base: String, folder: URL,
-    allowPathsOutsideFolder: Bool = false
+    allowPathsOutsideFolder: Bool = false, resources: ReplayResources? = nil
   ) throws -> Scenario {
     let varied = try self.document(document, at: index)
     return try Scenario(
       data: Data(varied.jsonText.utf8), file: "\(base) [\(pointName(index))]", folder: folder,
-      allowPathsOutsideFolder: allowPathsOutsideFolder)
+      allowPathsOutsideFolder: allowPathsOutsideFolder, resources: resources)
   }
 }

@@ -71,28 +71,17 @@ public final class World {
     func fail(_ path: String, _ message: String) -> ScenarioError {
       ScenarioError(file: file, path: path, message)
     }
-    // A scenario built in code is checked here; a file's name was checked when it was read.
-    guard Scenario.isValidName(scenario.name) else {
-      throw fail(
-        "name", "expected a name of letters, digits, '.', '_' and '-', found '\(scenario.name)'")
-    }
+    try Self.checkName(of: scenario, fail: fail)
     let simulation = Simulation(epoch: scenario.start, seed: scenario.seed)
     self.simulation = simulation
     let geos = GEOSContext()
     self.geos = geos
     endTime = .seconds(scenario.duration)
 
-    let environment: SensorEnvironment?
-    do {
-      environment =
-        scenario.environment.areas.isEmpty
-        ? nil : try SensorEnvironment(areas: scenario.environment.areas, context: geos)
-    } catch {
-      throw fail("environment.areas", "\(error)")
-    }
+    let environment = try Self.sensorEnvironment(of: scenario, context: geos, fail: fail)
     sensor = ReplaySensor(
       environment: environment, parameters: scenario.device.sensor,
-      random: simulation.random.stream("sensor"))
+      random: simulation.random.stream("sensor"), resources: resources)
     var user = UserScript(answers: scenario.device.promptAnswers)
     if let delay = scenario.device.answerDelay { user.answerDelay = .seconds(delay) }
     phone = Phone(
@@ -102,6 +91,94 @@ public final class World {
     network = SimulatedNetwork(simulation: simulation)
     datastore = GeoDatastore(seed: scenario.seed, backend: scenario.backend, simulation: simulation)
 
+    stations = try Self.loadStations(of: scenario, into: datastore, fail: fail)
+    let gazetteer = try Self.gazetteer(
+      of: scenario, resources: resources, context: geos, fail: fail)
+    try Self.register(
+      network: network, datastore: datastore, simulation: simulation, resources: resources,
+      scenario: scenario, fail: fail)
+    let entry = try Self.entry(of: scenario, in: catalog, fail: fail)
+    // One server per world: the app's geocoders, whether made from the context or with
+    // Apple's names on the phone, share its rate limit.
+    phone.geocodingService = GeocodingService(gazetteer: gazetteer)
+    phone.install(
+      try Self.makeApp(
+        entry, scenario: scenario, network: network, geocodingService: phone.geocodingService,
+        fail: fail))
+
+    (traces, traceIssues) = try Self.loadTraces(
+      of: scenario, resources: resources, endTime: endTime, fail: fail)
+    try setUp()
+  }
+
+  /// Checks `scenario` as ``init(scenario:catalog:resources:)`` checks it, with the same
+  /// errors in the same order, without assembling the world: its files are read (traces
+  /// through `resources`, so that a world assembled after the check in the same process does
+  /// not parse them again), the app is made from its configuration and the trajectories are
+  /// built, but no phone, sensor or timeline is, and the built-in gazetteer is not.
+  ///
+  /// - Returns: what the importers skipped or noted in the trace files
+  ///   (``traceIssues`` of the world).
+  /// - Throws: ``ScenarioError`` naming the scenario file, the place in it and what was
+  ///   expected.
+  public static func check(
+    scenario: Scenario, catalog: AppCatalog, resources: ReplayResources
+  ) throws -> [ReplayResult.TraceIssue] {
+    let file = scenario.file ?? "<scenario>"
+    func fail(_ path: String, _ message: String) -> ScenarioError {
+      ScenarioError(file: file, path: path, message)
+    }
+    try checkName(of: scenario, fail: fail)
+    let simulation = Simulation(epoch: scenario.start, seed: scenario.seed)
+    let geos = GEOSContext()
+    _ = try sensorEnvironment(of: scenario, context: geos, fail: fail)
+    let network = SimulatedNetwork(simulation: simulation)
+    let datastore = GeoDatastore(
+      seed: scenario.seed, backend: scenario.backend, simulation: simulation)
+    _ = try loadStations(of: scenario, into: datastore, fail: fail)
+    // The built-in gazetteer cannot be wrong; a scenario's own is read and built.
+    let gazetteer =
+      scenario.gazetteer == nil
+      ? try Gazetteer(features: [], context: geos)
+      : try Self.gazetteer(of: scenario, resources: resources, context: geos, fail: fail)
+    try register(
+      network: network, datastore: datastore, simulation: simulation, resources: resources,
+      scenario: scenario, fail: fail)
+    let entry = try entry(of: scenario, in: catalog, fail: fail)
+    _ = try makeApp(
+      entry, scenario: scenario, network: network,
+      geocodingService: GeocodingService(gazetteer: gazetteer), fail: fail)
+    return try loadTraces(
+      of: scenario, resources: resources, endTime: .seconds(scenario.duration), fail: fail
+    ).issues
+  }
+
+  private static func checkName(
+    of scenario: Scenario, fail: (String, String) -> ScenarioError
+  ) throws {
+    // A scenario built in code is checked here; a file's name was checked when it was read.
+    guard Scenario.isValidName(scenario.name) else {
+      throw fail(
+        "name", "expected a name of letters, digits, '.', '_' and '-', found '\(scenario.name)'")
+    }
+  }
+
+  private static func sensorEnvironment(
+    of scenario: Scenario, context: GEOSContext, fail: (String, String) -> ScenarioError
+  ) throws -> SensorEnvironment? {
+    do {
+      return scenario.environment.areas.isEmpty
+        ? nil : try SensorEnvironment(areas: scenario.environment.areas, context: context)
+    } catch {
+      throw fail("environment.areas", "\(error)")
+    }
+  }
+
+  /// Reads the scenario's datasets (and its PostGIS table) into `datastore`; returns the
+  /// stations loaded.
+  private static func loadStations(
+    of scenario: Scenario, into datastore: GeoDatastore, fail: (String, String) -> ScenarioError
+  ) throws -> [StationRecord] {
     var stations: [StationRecord] = []
     for (index, dataset) in scenario.datasets.enumerated() {
       do {
@@ -149,21 +226,33 @@ public final class World {
         }
       }
     }
-    self.stations = stations
+    return stations
 
-    let gazetteer: Gazetteer
+  }
+
+  /// The scenario's gazetteer, or the built-in one, in `context`.
+  private static func gazetteer(
+    of scenario: Scenario, resources: ReplayResources, context: GEOSContext,
+    fail: (String, String) -> ScenarioError
+  ) throws -> Gazetteer {
     do {
-      gazetteer =
-        try scenario.gazetteer.map {
-          let features = try GeoJSON.features(from: Data(contentsOf: $0), file: $0.path)
-          return try Gazetteer(features: features, context: geos)
-        } ?? Gazetteer.centralTokyo(context: geos)
+      return try scenario.gazetteer.map {
+        let features = try GeoJSON.features(from: Data(contentsOf: $0), file: $0.path)
+        return try Gazetteer(features: features, context: context)
+      } ?? Gazetteer(features: resources.centralTokyoFeatures(), context: context)
     } catch let error as GeoError {
       throw fail("gazetteer", error.message)
     } catch {
       throw fail("gazetteer", "\(scenario.gazetteer?.path ?? "built-in"): \(error)")
     }
 
+  }
+
+  /// Registers the cloud's services on `network` with the scenario's link profiles.
+  private static func register(
+    network: SimulatedNetwork, datastore: GeoDatastore, simulation: Simulation,
+    resources: ReplayResources, scenario: Scenario, fail: (String, String) -> ScenarioError
+  ) throws {
     do {
       try network.register(NCMBEndpoint(datastore: datastore), profile: link("ncmb"))
       try network.register(
@@ -174,6 +263,26 @@ public final class World {
       throw fail("environment.network", "\(error)")
     }
 
+    func link(_ service: String) -> LinkProfile {
+      var profile = LinkProfile()
+      for setup in [scenario.environment.network, scenario.environment.services[service]] {
+        guard let setup else { continue }
+        if let v = setup.latencyMedian { profile.latencyMedian = .seconds(v) }
+        if let v = setup.latencySigma { profile.latencySigma = v }
+        if let v = setup.failureRate { profile.failureRate = v }
+        if let v = setup.timeout { profile.timeout = .seconds(v) }
+        if let v = setup.maximumConcurrentRequests { profile.maximumConcurrentRequests = v }
+      }
+      return profile
+    }
+  }
+
+  /// The catalog's entry for the scenario's app, with its variant and the events its `count`
+  /// expectations name checked.
+  private static func entry(
+    of scenario: Scenario, in catalog: AppCatalog, fail: (String, String) -> ScenarioError
+  ) throws -> AppCatalog.Entry {
+    let file = scenario.file ?? "<scenario>"
     guard let entry = catalog.entry(scenario.app.name) else {
       let known = catalog.names.joined(separator: ", ")
       throw ScenarioError(
@@ -198,58 +307,60 @@ public final class World {
         throw fail("expectations[\(index)].\(problem.member)", problem.message)
       }
     }
-    // One server per world: the app's geocoders, whether made from the context or with
-    // Apple's names on the phone, share its rate limit.
-    phone.geocodingService = GeocodingService(gazetteer: gazetteer)
+    return entry
+  }
+
+  /// The app's launch factory, made from the scenario's configuration.
+  private static func makeApp(
+    _ entry: AppCatalog.Entry, scenario: Scenario, network: SimulatedNetwork,
+    geocodingService: GeocodingService, fail: (String, String) -> ScenarioError
+  ) throws -> () -> any SimulatedApp {
     let context = AppContext(
-      network: network, geocodingService: phone.geocodingService,
+      network: network, geocodingService: geocodingService,
       variant: scenario.app.variant, configuration: scenario.app.configuration)
     do {
-      phone.install(try entry.make(context))
+      return try entry.make(context)
     } catch let error as AppConfigurationError {
       let path = error.path.isEmpty ? "app.configuration" : "app.configuration.\(error.path)"
       throw fail(path, error.message)
     } catch {
       throw fail("app.configuration", "\(error)")
     }
-
-    try loadTraces(fail: fail)
-    try setUp()
-
-    func link(_ service: String) -> LinkProfile {
-      var profile = LinkProfile()
-      for setup in [scenario.environment.network, scenario.environment.services[service]] {
-        guard let setup else { continue }
-        if let v = setup.latencyMedian { profile.latencyMedian = .seconds(v) }
-        if let v = setup.latencySigma { profile.latencySigma = v }
-        if let v = setup.failureRate { profile.failureRate = v }
-        if let v = setup.timeout { profile.timeout = .seconds(v) }
-        if let v = setup.maximumConcurrentRequests { profile.maximumConcurrentRequests = v }
-      }
-      return profile
-    }
   }
 
-  /// The samples of every trace the scenario uses, read (or synthesized) before the run.
-  private func loadTraces(fail: (String, String) -> ScenarioError) throws {
+  /// The samples of every trace the scenario uses, read (or synthesized) before the run, and
+  /// what the importers skipped or noted in them.
+  private static func loadTraces(
+    of scenario: Scenario, resources: ReplayResources, endTime: SimTime,
+    fail: (String, String) -> ScenarioError
+  ) throws -> (samples: [Int: [TrajectorySample]], issues: [ReplayResult.TraceIssue]) {
+    var traces: [Int: [TrajectorySample]] = [:]
+    var issues: [ReplayResult.TraceIssue] = []
     if let trace = scenario.trace {
-      traces[-1] = try samples(of: trace, at: "trace", fail: fail)
+      traces[-1] = try samples(
+        of: trace, at: "trace", scenario: scenario, resources: resources, endTime: endTime,
+        issues: &issues, fail: fail)
     }
     for (index, event) in scenario.timeline.enumerated() {
       if case .trace(let source) = event.action {
-        traces[index] = try samples(of: source, at: event.origin + ".trace", fail: fail)
+        traces[index] = try samples(
+          of: source, at: event.origin + ".trace", scenario: scenario, resources: resources,
+          endTime: endTime, issues: &issues, fail: fail)
       }
     }
+    return (traces, issues)
   }
 
-  private func samples(
-    of source: TraceSource, at path: String, fail: (String, String) -> ScenarioError
+  private static func samples(
+    of source: TraceSource, at path: String, scenario: Scenario, resources: ReplayResources,
+    endTime: SimTime, issues traceIssues: inout [ReplayResult.TraceIssue],
+    fail: (String, String) -> ScenarioError
   ) throws -> [TrajectorySample] {
     do {
       switch source {
       case .file(let url, let track, let startAt, let allowSkipped, let gpxWaypoints):
-        let trace = try Trace.read(contentsOf: url.path, gpxWaypoints: gpxWaypoints)
-        let name = displayName(of: url)
+        let trace = try resources.trace(contentsOf: url.path, gpxWaypoints: gpxWaypoints)
+        let name = displayName(of: url, in: scenario)
         traceIssues += trace.skipped.map {
           ReplayResult.TraceIssue(
             trace: path, file: name, line: $0.line, message: $0.message, allowed: allowSkipped)
@@ -280,9 +391,11 @@ public final class World {
         }
         return samples
       case .synthesized(let waypoints, let speed, let interval, let startAt):
-        let trace = try TraceSynthesis.trace(
-          through: waypoints, profile: SpeedProfile(parsing: speed), interval: interval)
-        return try trace.tracks[0].trajectorySamples(startingAt: .seconds(startAt))
+        return try resources.samples(of: source) {
+          let trace = try TraceSynthesis.trace(
+            through: waypoints, profile: SpeedProfile(parsing: speed), interval: interval)
+          return try trace.tracks[0].trajectorySamples(startingAt: .seconds(startAt))
+        }
       case .stationary(let coordinate, let startAt):
         let start = SimTime.seconds(startAt)
         let end = max(endTime, start) + .seconds(1)
@@ -300,7 +413,7 @@ public final class World {
 
   /// A trace file's path relative to the scenario's folder where it is inside it (so that
   /// reports do not depend on where the scenarios are checked out), else the full path.
-  private func displayName(of url: URL) -> String {
+  private static func displayName(of url: URL, in scenario: Scenario) -> String {
     guard let file = scenario.file else { return url.path }
     let folder = URL(fileURLWithPath: file).deletingLastPathComponent().standardizedFileURL
       .resolvingSymlinksInPath().path

@@ -75,6 +75,14 @@ private func string(_ v: JSONValue?) -> String? {
     #expect(!page.contains("<b>") && !page.contains("<script>alert"))
   }
 
+  @Test func onlyTheOpeningsThatCouldEndTheScriptAreRewritten() {
+    // Doubled, adjacent and trailing openings; text that only looks like one stays.
+    let text = "<</a<!<//<!!<\\/ 東京</<"
+    #expect(
+      ViewerPage.embedded(.string(text))
+        == #""<<\/a\u003c!<\//\u003c!!<\\/ 東京<\/<""#)
+  }
+
   @Test func theWeatherRequestAtNullIslandIsDrawnWhereItWasSent() throws {
     let data = try embeddedData(
       try viewer("weather-widget/first-launch-as-published.scenario.json"))

@@ -14,9 +14,12 @@ import SimKernel
 ///   background location updates at ten-metre accuracy, region monitoring, the location
 ///   trigger, the network, expectation evaluation. Target ≤ 20 ms. Baseline: the sensor model
 ///   alone producing the hour's 3,600 fixes.
-/// - `scenarios-folder.workers`: `geosim replay Scenarios/` as the tool runs it (validation,
-///   then worker processes on every core). Target ≤ 2 s. Baseline: the same scenarios replayed
-///   one after the other in this process, without isolation. Run from the repository's root.
+/// - `scenarios-folder.workers.jobs-1`, `.jobs-2`: `geosim replay Scenarios/` as the tool runs
+///   it (validation, then worker processes), with one worker process and with two
+///   (`--jobs 1`, `--jobs 2`, alternated); `.speedup` is the first's median over the
+///   second's. Target ≤ 2 s. Baseline: the same scenarios replayed once each, one after the
+///   other in this process, without isolation (the tool also replays a scenario's `runs`).
+///   Run from the repository's root.
 /// - `drive-24h.*`: the event log's share of a 24-hour replay: the arrival alarm set for a place
 ///   never reached, on a car driving back and forth for a day, every 1 Hz fix delivered (about
 ///   86,000 entries, 19 MB of JSON Lines). `drive-24h.replay` replays without writing the log;
@@ -77,12 +80,15 @@ enum ReplayBenchSuite {
     let out = FileManager.default.temporaryDirectory.appendingPathComponent(
       "geosim-bench-replay-\(ProcessInfo.processInfo.processIdentifier)")
     defer { try? FileManager.default.removeItem(at: out) }
-    let replay = try ReplayCommand.parse([folder, "--out", out.path])
-    bench.measure(
-      "scenarios-folder.workers", baseline: "scenarios-folder.in-process", maximumIterations: 1
-    ) { _ in
-      blackHole((try? replay.run(in: quiet)) ?? -1)
+    let replays = try [1, 2].map { jobs in
+      try ReplayCommand.parse([folder, "--out", out.path, "--jobs", String(jobs)])
     }
+    let samples = ReportBenchSuite.alternate(bench.quick ? 1 : 3) { jobs in
+      blackHole((try? replays[jobs - 1].run(in: quiet)) ?? -1)
+    }
+    ReportBenchSuite.recordJobs(
+      &bench, samples, as: "scenarios-folder.workers", baseline: "scenarios-folder.in-process",
+      perOperation: 1, unit: "ns/op")
     bench.record("scenarios-folder.count", unit: "scenarios", value: Double(scenarios.count))
   }
 

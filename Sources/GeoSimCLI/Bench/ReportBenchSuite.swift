@@ -24,11 +24,12 @@ import SimKernel
 /// matching must stay linear in fences and observations. The case checks that every crossing
 /// was detected.
 ///
-/// `sweep.arrival-alarm-1000`: `geosim sweep` of the shipped corrected arrival alarm (a train
-/// to Shinagawa) over 5 radii × 2 travel modes × 100 seeds = 1,000 replays with their reports,
-/// in worker processes on every core, per run. Target: ≤ 60 s for the whole sweep (60 ms per
-/// run). Baseline: one replay and report of the same scenario in this process. Run from the
-/// repository's root.
+/// `sweep.arrival-alarm-1000.jobs-1`, `.jobs-2`: `geosim sweep` of the shipped corrected
+/// arrival alarm (a train to Shinagawa) over 5 radii × 2 travel modes × 100 seeds = 1,000
+/// replays with their reports, in one worker process and in two (`--jobs 1`, `--jobs 2`,
+/// alternated), per run; `.speedup` is the first's median over the second's. Target: ≤ 2.5 s
+/// for the whole sweep on two cores (2.5 ms per run), ≥ 1.8× from the second. Baseline: one
+/// replay and report of the same scenario in this process. Run from the repository's root.
 enum ReportBenchSuite {
   static func run(_ bench: inout Bench) throws {
     let trajectory = try DeviceBenchSuite.loopingDrive()
@@ -151,17 +152,47 @@ enum ReportBenchSuite {
       Set(AppCatalog.referenceApps.names).isSubset(of: tool.apps.names)
     else { return }
     let quiet = tool.quiet
-    let sweep = try SweepCommand.parse([
-      base, "--out", out.path,
-      "--vary", "app.configuration.radius,expectations[0].region.radius=100,200,300,400,500",
-      "--vary", "trace.speed=car,train", "--vary", "seed=1..100",
-    ])
-    bench.samples = 3
-    bench.measure(
-      "sweep.arrival-alarm-1000", baseline: "sweep.one-run.in-process", maximumIterations: 1,
-      unitsPerOperation: 1_000, unit: "ns/run"
-    ) { _ in
-      blackHole((try? sweep.run(in: quiet)) ?? -1)
+    let sweeps = try [1, 2].map { jobs in
+      try SweepCommand.parse([
+        base, "--out", out.path,
+        "--vary", "app.configuration.radius,expectations[0].region.radius=100,200,300,400,500",
+        "--vary", "trace.speed=car,train", "--vary", "seed=1..100", "--jobs", String(jobs),
+      ])
     }
+    let runs = 1_000.0
+    let samples = Self.alternate(bench.quick ? 1 : 3) { jobs in
+      blackHole((try? sweeps[jobs - 1].run(in: quiet)) ?? -1)
+    }
+    Self.recordJobs(
+      &bench, samples, as: "sweep.arrival-alarm-1000", baseline: "sweep.one-run.in-process",
+      perOperation: runs, unit: "ns/run")
+  }
+
+  /// Times `body(1)` and `body(2)` (one worker process, then two) `rounds` times each,
+  /// alternated so that a busy machine slows both alike, after one unrecorded round of each.
+  static func alternate(_ rounds: Int, _ body: (_ jobs: Int) -> Void) -> [[Double]] {
+    var samples: [[Double]] = [[], []]
+    for round in 0...rounds {
+      for jobs in [1, 2] {
+        let time = Bench.time { body(jobs) }
+        if round > 0 { samples[jobs - 1].append(time) }
+      }
+    }
+    return samples
+  }
+
+  /// Records the rows `<name>.jobs-1` and `<name>.jobs-2` of ``alternate(_:_:)``'s samples,
+  /// per operation of `perOperation` units, and `<name>.speedup`: what the second worker
+  /// gains, the median with one worker over the median with two.
+  static func recordJobs(
+    _ bench: inout Bench, _ samples: [[Double]], as name: String, baseline: String,
+    perOperation: Double, unit: String
+  ) {
+    let perUnit = samples.map { $0.map { $0 / perOperation } }
+    bench.record(samples: perUnit[0], as: "\(name).jobs-1", unit: unit, baseline: baseline)
+    bench.record(samples: perUnit[1], as: "\(name).jobs-2", unit: unit, baseline: baseline)
+    let median = { (samples: [Double]) in samples.sorted()[samples.count / 2] }
+    bench.record(
+      "\(name).speedup", unit: "x (jobs 1/2)", value: median(samples[0]) / median(samples[1]))
   }
 }

@@ -18,7 +18,8 @@ struct ScenarioOptions: ParsableArguments {
   var allowOutsidePaths = false
 }
 
-/// `geosim validate`: scenarios read and their worlds assembled, nothing run.
+/// `geosim validate`: scenarios read and checked as their worlds' assembly checks them,
+/// nothing run.
 struct ValidateCommand: ToolCommand {
   static let configuration = CommandConfiguration(
     commandName: "validate",
@@ -114,7 +115,7 @@ struct ReplayCommand: ToolCommand {
     }
   }
 
-  /// A scenario that was read and assembled.
+  /// A scenario that was read and checked.
   struct Checked {
     var file: String
     var name: String
@@ -122,7 +123,8 @@ struct ReplayCommand: ToolCommand {
     var scenario: Scenario
   }
 
-  /// Reads every scenario and assembles its world without running it; names must be unique.
+  /// Reads every scenario and checks it as assembling its world would (`World.check`),
+  /// without assembling it; names must be unique.
   static func check(_ inputs: ScenarioInputs, catalog: AppCatalog, allowOutside: Bool) -> (
     valid: [Checked], invalid: [(file: String, error: any Error)]
   ) {
@@ -133,7 +135,8 @@ struct ReplayCommand: ToolCommand {
     for file in inputs.files {
       do {
         let scenario = try inputs.scenario(file, allowOutside: allowOutside)
-        let world = try World(scenario: scenario, catalog: catalog, resources: resources)
+        let traceIssues = try World.check(
+          scenario: scenario, catalog: catalog, resources: resources)
         if let problem = ReportFiles.problem(withScenarioName: scenario.name) {
           throw ScenarioError(file: inputs.label(file), path: "name", problem)
         }
@@ -147,7 +150,7 @@ struct ReplayCommand: ToolCommand {
         names[key] = inputs.label(file)
         valid.append(
           Checked(
-            file: file, name: scenario.name, traceIssues: world.traceIssues, scenario: scenario))
+            file: file, name: scenario.name, traceIssues: traceIssues, scenario: scenario))
       } catch {
         invalid.append((file, error))
       }

@@ -3,6 +3,7 @@ import Foundation
 import JSON
 import Replay
 import Reporting
+import Synchronization
 
 /// `geosim sweep`: a scenario over a parameter grid, in worker processes, aggregated into
 /// sensitivity and latency by parameter.
@@ -132,7 +133,8 @@ struct SweepCommand: ToolCommand {
     do { try grid.validate() } catch { throw UsageError("\(error)") }
     let indices = shard.map { grid.indices(shard: $0.0, of: $0.1) } ?? Array(0..<grid.count)
 
-    // Every point is read and assembled before anything runs.
+    // Every point is read and checked before anything runs (without assembling its world:
+    // the workers do that), the files the points share parsed once.
     let label = base == "-" ? ScenarioInputs.standardInputLabel : base
     let document: JSONValue
     do {
@@ -146,17 +148,12 @@ struct SweepCommand: ToolCommand {
       base == "-"
       ? URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true)
       : URL(fileURLWithPath: base).deletingLastPathComponent()
-    let resources = ReplayResources()
-    for index in indices {
-      do {
-        let scenario = try grid.scenario(
-          document, at: index, base: label, folder: folder,
-          allowPathsOutsideFolder: allowOutsidePaths)
-        _ = try World(scenario: scenario, catalog: tool.apps, resources: resources)
-      } catch {
-        throw BadInput(
-          "\(grid.pointName(index)): \(ToolMessages.describe(error, tool: tool))")
-      }
+    let cores = ProcessInfo.processInfo.activeProcessorCount
+    if let (index, error) = Self.firstBadPoint(
+      indices, grid: grid, document: document, base: label, folder: folder,
+      allowOutside: allowOutsidePaths, catalog: tool.apps, threads: slurm ? cores : jobs ?? cores)
+    {
+      throw BadInput("\(grid.pointName(index)): \(ToolMessages.describe(error, tool: tool))")
     }
 
     let outURL = URL(fileURLWithPath: out, isDirectory: true)
@@ -260,6 +257,37 @@ struct SweepCommand: ToolCommand {
     return 0
   }
 
+  /// Reads every point's scenario and checks it as assembling its world would
+  /// (`World.check`), on `threads` threads sharing one ``ReplayResources`` (so that the
+  /// points' shared trace and map layer files are parsed once); returns the first point, in
+  /// the order of `indices`, that fails, with its error.
+  static func firstBadPoint(
+    _ indices: [Int], grid: SweepGrid, document: JSONValue, base: String, folder: URL,
+    allowOutside: Bool, catalog: AppCatalog, threads: Int
+  ) -> (index: Int, error: any Error)? {
+    let resources = ReplayResources()
+    let threads = max(1, min(threads, indices.count))
+    // By position in `indices`.
+    let failures = Mutex<[Int: any Error]>([:])
+    DispatchQueue.concurrentPerform(iterations: threads) { thread in
+      for position in stride(from: thread, to: indices.count, by: threads) {
+        // Past a point already found bad, nothing needs checking.
+        if failures.withLock({ $0.keys.contains { $0 < position } }) { return }
+        do {
+          let scenario = try grid.scenario(
+            document, at: indices[position], base: base, folder: folder,
+            allowPathsOutsideFolder: allowOutside, resources: resources)
+          _ = try World.check(scenario: scenario, catalog: catalog, resources: resources)
+        } catch {
+          failures.withLock { $0[position] = error }
+        }
+      }
+    }
+    return failures.withLock { failures in
+      failures.keys.min().map { (indices[$0], failures[$0]!) }
+    }
+  }
+
   static func runURL(_ out: URL, _ index: Int) -> URL {
     out.appendingPathComponent("runs/\(index).json")
   }
@@ -338,7 +366,7 @@ struct SweepWorkerCommand: ToolCommand {
     for index in indices {
       let scenario = try grid.scenario(
         document, at: index, base: base, folder: URL(fileURLWithPath: folder, isDirectory: true),
-        allowPathsOutsideFolder: allowOutsidePaths)
+        allowPathsOutsideFolder: allowOutsidePaths, resources: resources)
       let sweepRun = try timeLimit.watch("point \(index)") {
         let run = try ScenarioRun(
           scenario, catalog: tool.apps, resources: resources, eventLimit: budget.eventLimit)

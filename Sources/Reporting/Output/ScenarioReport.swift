@@ -113,11 +113,13 @@ public struct ScenarioReport {
     ]
   }
 
+  /// `2026-04-01T08:30:00Z`: whole seconds in UTC.
   static func iso8601(_ date: Date) -> String {
-    let formatter = ISO8601DateFormatter()
-    formatter.formatOptions = [.withInternetDateTime]
-    return formatter.string(from: date)
+    // A format style is a value: one for every report, not a formatter object per report.
+    date.formatted(iso8601Style)
   }
+
+  private static let iso8601Style = Date.ISO8601FormatStyle(timeZone: .gmt)
 
   /// The verdict; `nil` for an invalid scenario, which never ran (``status`` says so).
   public var verdict: ReplayResult.Verdict? { summary.verdict }

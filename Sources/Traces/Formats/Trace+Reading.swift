@@ -33,21 +33,45 @@ extension Trace {
     contentsOf path: String, format: TraceFormat?, limits: XMLLimits,
     gpxWaypoints: GPXWaypoints = .automatic, afterLoading: () throws -> Void
   ) throws -> Trace {
-    let url = URL(fileURLWithPath: path)
-    let data: Data
+    let data = try fileData(atPath: path, limits: limits)
+    try afterLoading()
+    return try Trace(
+      fileData: data, path: path, format: format, limits: limits, gpxWaypoints: gpxWaypoints)
+  }
+
+  /// The bytes of the trace file at `path`, read as ``read(contentsOf:format:limits:gpxWaypoints:)``
+  /// reads them: a file larger than `limits.maximumBytes` is refused before it is read.
+  ///
+  /// With ``init(fileData:path:format:limits:gpxWaypoints:)`` this is that function in two
+  /// steps, for a reader that keeps traces by their bytes.
+  ///
+  /// - Throws: ``TraceError`` naming `path`.
+  public static func fileData(atPath path: String, limits: XMLLimits = XMLLimits()) throws
+    -> Data
+  {
     do {
-      data = Data(try readFileContents(atPath: path, maximumBytes: limits.maximumBytes))
+      return Data(try readFileContents(atPath: path, maximumBytes: limits.maximumBytes))
     } catch {
       throw TraceError(
         error.reason.contains("limit") ? .refused : .unreadable, file: path, error.reason)
     }
-    try afterLoading()
-    var trace = try Trace(
+  }
+
+  /// Reads the bytes of the trace file at `path` (``fileData(atPath:limits:)``) as
+  /// ``read(contentsOf:format:limits:gpxWaypoints:)`` reads the file, naming the trace the
+  /// same way.
+  ///
+  /// - Throws: ``TraceError`` naming `path`, the line (and column where known) and what was
+  ///   expected.
+  public init(
+    fileData data: Data, path: String, format: TraceFormat? = nil,
+    limits: XMLLimits = XMLLimits(), gpxWaypoints: GPXWaypoints = .automatic
+  ) throws {
+    self = try Trace(
       data: data, file: path, format: format, limits: limits, gpxWaypoints: gpxWaypoints)
-    if trace.name == nil {
-      trace.name = url.deletingPathExtension().lastPathComponent
+    if name == nil {
+      name = URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
     }
-    return trace
   }
 
   /// Reads a trace from bytes; `file` names them in errors, and `gpxWaypoints` says how a

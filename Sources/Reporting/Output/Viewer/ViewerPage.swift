@@ -75,9 +75,34 @@ enum ViewerPage {
 
   /// The JSON text safe inside a `<script>` element: `</` written as `<\/` and `<!` as
   /// `\u003c!`, both still the same JSON.
+  ///
+  /// - Complexity: one pass over the text's UTF-8 (a viewer's data runs to megabytes).
   static func embedded(_ data: JSONValue) -> String {
-    data.jsonText.replacingOccurrences(of: "</", with: "<\\/")
-      .replacingOccurrences(of: "<!", with: "\\u003c!")
+    let text = data.jsonText
+    var bytes: [UInt8] = []
+    bytes.reserveCapacity(text.utf8.count + 64)
+    var afterOpen = false
+    for byte in text.utf8 {
+      if afterOpen {
+        afterOpen = false
+        if byte == UInt8(ascii: "/") {
+          bytes += [UInt8(ascii: "<"), UInt8(ascii: "\\"), byte]
+          continue
+        }
+        if byte == UInt8(ascii: "!") {
+          bytes += Array(#"\u003c!"#.utf8)
+          continue
+        }
+        bytes.append(UInt8(ascii: "<"))
+      }
+      if byte == UInt8(ascii: "<") {
+        afterOpen = true
+      } else {
+        bytes.append(byte)
+      }
+    }
+    if afterOpen { bytes.append(UInt8(ascii: "<")) }
+    return String(decoding: bytes, as: UTF8.self)
   }
 
   static let style = #"""
