@@ -16,10 +16,19 @@ public struct CountryBorderRing: Hashable, Sendable {
 
 extension CountryBorderRing {
   private static let cached = Result { () throws(CloudError) -> [CountryBorderRing] in
-    guard let url = Bundle.module.url(forResource: "places", withExtension: nil) else {
-      throw CloudError(.invalidData, "the bundled places folder is missing")
-    }
-    let file = url.appendingPathComponent("countries.txt")
+    try rings(
+      contentsOf: ThreeWordGazetteer.bundledDirectory().appendingPathComponent("countries.txt"))
+  }
+
+  /// The rings of the shipped borders, read on first use and shared afterwards.
+  ///
+  /// - Throws: ``CloudError`` when the bundled file is missing or damaged.
+  public static func bundled() throws(CloudError) -> [CountryBorderRing] { try cached.get() }
+
+  /// The rings of a borders file in the format of `countries.txt`, read afresh.
+  ///
+  /// - Throws: ``CloudError`` when the file cannot be read or a line is damaged (naming it).
+  public static func rings(contentsOf file: URL) throws(CloudError) -> [CountryBorderRing] {
     let text: String
     do {
       text = try String(contentsOf: file, encoding: .utf8)
@@ -28,11 +37,6 @@ extension CountryBorderRing {
     }
     return try rings(countriesText: text)
   }
-
-  /// The rings of the shipped borders, read on first use and shared afterwards.
-  ///
-  /// - Throws: ``CloudError`` when the bundled file is missing or damaged.
-  public static func bundled() throws(CloudError) -> [CountryBorderRing] { try cached.get() }
 
   /// Reads `countries.txt`: one ring per line, `CC x0 y0 dx1 dy1 …` in thousandths of a degree,
   /// the first vertex absolute and the others as differences.

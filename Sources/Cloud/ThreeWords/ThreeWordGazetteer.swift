@@ -71,10 +71,17 @@ public struct ThreeWordGazetteer: Sendable {
   public static let empty = ThreeWordGazetteer(rings: [], places: [])
 
   private static let cached = Result { () throws(CloudError) -> ThreeWordGazetteer in
+    try ThreeWordGazetteer(directory: bundledDirectory())
+  }
+
+  /// The folder of the borders and places shipped with GeoSim, for reading them afresh.
+  ///
+  /// - Throws: ``CloudError`` when the bundle has no such folder.
+  public static func bundledDirectory() throws(CloudError) -> URL {
     guard let url = Bundle.module.url(forResource: "places", withExtension: nil) else {
       throw CloudError(.invalidData, "the bundled places folder is missing")
     }
-    return try ThreeWordGazetteer(directory: url)
+    return url
   }
 
   /// The borders and places shipped with GeoSim, read on first use and shared afterwards.

@@ -112,11 +112,19 @@ public struct ThreeWordLanguages: Sendable {
   /// Also reads the bundled borders and places (``ThreeWordGazetteer/bundled()``) that services
   /// use by default, so that unreadable data is this call's error, not a service's surprise.
   public static func bundled(key: UInt64 = standardKey) throws(CloudError) -> ThreeWordLanguages {
+    let url = try bundledDirectory()
+    _ = try ThreeWordGazetteer.bundled()
+    return try ThreeWordLanguages(directory: url, key: key)
+  }
+
+  /// The folder of the languages shipped with GeoSim, for reading them afresh.
+  ///
+  /// - Throws: ``CloudError`` when the bundle has no such folder.
+  public static func bundledDirectory() throws(CloudError) -> URL {
     guard let url = Bundle.module.url(forResource: "languages", withExtension: nil) else {
       throw CloudError(.invalidData, "the bundled languages folder is missing")
     }
-    _ = try ThreeWordGazetteer.bundled()
-    return try ThreeWordLanguages(directory: url, key: key)
+    return url
   }
 
   /// Reads `languages.json` and the word files it names from `directory`.
