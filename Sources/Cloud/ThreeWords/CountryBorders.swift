@@ -39,33 +39,101 @@ extension CountryBorderRing {
   }
 
   /// Reads `countries.txt`: one ring per line, `CC x0 y0 dx1 dy1 …` in thousandths of a degree,
-  /// the first vertex absolute and the others as differences.
+  /// the first vertex absolute and the others as differences; fields are separated by spaces
+  /// and blank lines are ignored.
+  ///
+  /// - Complexity: O(bytes), reading the UTF-8 in place (no substring per line or field).
   static func rings(countriesText text: String) throws(CloudError) -> [CountryBorderRing] {
+    var text = text
+    let parsed = text.withUTF8 { bytes in
+      Result { () throws(CloudError) in try rings(countriesUTF8: bytes) }
+    }
+    return try parsed.get()
+  }
+
+  private static func rings(
+    countriesUTF8 bytes: UnsafeBufferPointer<UInt8>
+  ) throws(CloudError) -> [CountryBorderRing] {
+    let space: UInt8 = 0x20
     var rings: [CountryBorderRing] = []
-    for (n, line) in text.split(separator: "\n").enumerated() {
-      let fields = line.split(separator: " ")
-      guard fields.count >= 7, fields.count % 2 == 1, fields[0].utf8.count == 2 else {
-        throw CloudError(.invalidData, "countries.txt line \(n + 1): expected CC x y dx dy …")
+    var lineNumber = 0
+    var start = 0
+    while start < bytes.count {
+      var end = start
+      while end < bytes.count, bytes[end] != 0x0A { end += 1 }
+      defer { start = end + 1 }
+      if end == start { continue }
+      lineNumber += 1
+      // First pass: the fields (runs of non-spaces) and the length of the first.
+      var fields = 0
+      var codeStart = -1
+      var codeEnd = -1
+      var i = start
+      while i < end {
+        while i < end, bytes[i] == space { i += 1 }
+        guard i < end else { break }
+        let fieldStart = i
+        while i < end, bytes[i] != space { i += 1 }
+        if fields == 0 { (codeStart, codeEnd) = (fieldStart, i) }
+        fields += 1
       }
+      guard fields >= 7, fields % 2 == 1, codeEnd - codeStart == 2 else {
+        throw CloudError(.invalidData, "countries.txt line \(lineNumber): expected CC x y dx dy …")
+      }
+      // Second pass: the numbers after the code, as running sums.
       var longitudes: [Double] = []
       var latitudes: [Double] = []
-      longitudes.reserveCapacity(fields.count / 2)
-      latitudes.reserveCapacity(fields.count / 2)
+      longitudes.reserveCapacity(fields / 2)
+      latitudes.reserveCapacity(fields / 2)
       var px = 0
       var py = 0
-      for i in stride(from: 1, to: fields.count, by: 2) {
-        guard let dx = Int(fields[i]), let dy = Int(fields[i + 1]) else {
-          throw CloudError(.invalidData, "countries.txt line \(n + 1): bad number")
+      i = codeEnd
+      for k in 0..<fields / 2 {
+        guard let dx = integer(bytes, &i, end), let dy = integer(bytes, &i, end) else {
+          throw CloudError(.invalidData, "countries.txt line \(lineNumber): bad number")
         }
-        px = i == 1 ? dx : px + dx
-        py = i == 1 ? dy : py + dy
+        px = k == 0 ? dx : px + dx
+        py = k == 0 ? dy : py + dy
         longitudes.append(Double(px) / 1_000)
         latitudes.append(Double(py) / 1_000)
       }
       rings.append(
         CountryBorderRing(
-          country: String(fields[0]), longitudes: longitudes, latitudes: latitudes))
+          country: String(
+            decoding: UnsafeBufferPointer(rebasing: bytes[codeStart..<codeEnd]),
+            as: UTF8.self),
+          longitudes: longitudes, latitudes: latitudes))
     }
     return rings
+  }
+
+  /// The next field after `i` (skipping spaces) as a decimal `Int` with an optional sign, as
+  /// `Int(_:)` reads it, or `nil`; leaves `i` after the field.
+  @inline(__always)
+  private static func integer(
+    _ bytes: UnsafeBufferPointer<UInt8>, _ i: inout Int, _ end: Int
+  ) -> Int? {
+    while i < end, bytes[i] == 0x20 { i += 1 }
+    var negative = false
+    if i < end, bytes[i] == UInt8(ascii: "-") || bytes[i] == UInt8(ascii: "+") {
+      negative = bytes[i] == UInt8(ascii: "-")
+      i += 1
+    }
+    var value = 0
+    var digits = 0
+    var valid = true
+    while i < end, bytes[i] != 0x20 {
+      let digit = Int(bytes[i]) &- 48
+      if digit < 0 || digit > 9 { valid = false }
+      let (times10, o1) = value.multipliedReportingOverflow(by: 10)
+      let (next, o2) =
+        negative
+        ? times10.subtractingReportingOverflow(digit) : times10.addingReportingOverflow(digit)
+      if o1 || o2 { valid = false }
+      value = next
+      digits += 1
+      i += 1
+    }
+    return valid && digits > 0 ? value : nil
   }
 }

@@ -181,7 +181,7 @@ extension ThreeWordAddressService {
     }
     // An unfinished third word: every word it starts.
     for id in list.ids(withPrefix: typed[2]).prefix(Self.autosuggestBudget * 4)
-    where list.scalars[id] != typed[2] {
+    where !list.scalars(of: id).elementsEqual(typed[2]) {
       buckets[2][id & 3][0].append(id)
     }
     var decoded = 0

@@ -95,17 +95,98 @@ public struct ThreeWordGazetteer: Sendable {
     let rings = try CountryBorderRing.rings(countriesText: countries).map { ring in
       (code: ring.country, points: Array(zip(ring.longitudes, ring.latitudes)))
     }
+    let places = try Self.places(placesText: placesText)
+    self.init(rings: rings, places: places)
+  }
+
+  /// Reads `places.tsv`: one place per line, `name TAB ja TAB lat TAB lng`; blank lines are
+  /// ignored.
+  ///
+  /// - Complexity: O(bytes), reading the UTF-8 in place.
+  static func places(
+    placesText text: String
+  ) throws(CloudError) -> [(name: String, japanese: String, point: Coordinate)] {
+    var text = text
+    let parsed = text.withUTF8 { bytes in
+      Result { () throws(CloudError) in try places(placesUTF8: bytes) }
+    }
+    return try parsed.get()
+  }
+
+  private static func places(
+    placesUTF8 bytes: UnsafeBufferPointer<UInt8>
+  ) throws(CloudError) -> [(name: String, japanese: String, point: Coordinate)] {
+    let tab = UInt8(ascii: "\t")
     var places: [(name: String, japanese: String, point: Coordinate)] = []
-    for (n, line) in placesText.split(separator: "\n").enumerated() {
-      let fields = line.split(separator: "\t", omittingEmptySubsequences: false)
-      guard fields.count == 4, let lat = Double(fields[2]), let lng = Double(fields[3]),
+    var lineNumber = 0
+    var start = 0
+    while start < bytes.count {
+      var end = start
+      while end < bytes.count, bytes[end] != 0x0A { end += 1 }
+      defer { start = end + 1 }
+      if end == start { continue }
+      lineNumber += 1
+      // The four fields' bounds: `cut[k] ..< cut[k + 1] - 1`, the last ending at `end`.
+      var cuts = (start, 0, 0, 0)
+      var fields = 1
+      for i in start..<end where bytes[i] == tab {
+        switch fields {
+        case 1: cuts.1 = i + 1
+        case 2: cuts.2 = i + 1
+        case 3: cuts.3 = i + 1
+        default: break
+        }
+        fields += 1
+      }
+      func field(_ from: Int, _ to: Int) -> UnsafeBufferPointer<UInt8> {
+        UnsafeBufferPointer(rebasing: bytes[from..<to])
+      }
+      guard fields == 4, let lat = decimal(field(cuts.2, cuts.3 - 1)),
+        let lng = decimal(field(cuts.3, end)),
         let point = try? Coordinate(latitude: lat, longitude: lng)
       else {
-        throw CloudError(.invalidData, "places.tsv line \(n + 1): expected name, ja, lat, lng")
+        throw CloudError(
+          .invalidData, "places.tsv line \(lineNumber): expected name, ja, lat, lng")
       }
-      places.append((String(fields[0]), String(fields[1]), point))
+      places.append(
+        (
+          String(decoding: field(cuts.0, cuts.1 - 1), as: UTF8.self),
+          String(decoding: field(cuts.1, cuts.2 - 1), as: UTF8.self), point
+        ))
     }
-    self.init(rings: rings, places: places)
+    return places
+  }
+
+  /// The decimal as `Double(_:)` reads it, or `nil`.
+  ///
+  /// A plain decimal of at most 15 digits (`-12.3456`) is its digits as an integer divided by
+  /// a power of ten: both exact in a `Double`, so the one rounding of the division gives the
+  /// correctly rounded value, as `Double(_:)` does. Anything else goes to `Double(_:)`.
+  static func decimal(_ utf8: UnsafeBufferPointer<UInt8>) -> Double? {
+    var i = 0
+    let negative = i < utf8.count && utf8[i] == UInt8(ascii: "-")
+    if negative { i += 1 }
+    var mantissa: Int64 = 0
+    var digits = 0
+    var fraction = -1
+    while i < utf8.count {
+      let byte = utf8[i]
+      if byte == UInt8(ascii: "."), fraction < 0, digits > 0 {
+        fraction = 0
+      } else if byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9"), digits < 15 {
+        mantissa = mantissa * 10 + Int64(byte - UInt8(ascii: "0"))
+        digits += 1
+        if fraction >= 0 { fraction += 1 }
+      } else {
+        return Double(String(decoding: utf8, as: UTF8.self))
+      }
+      i += 1
+    }
+    guard digits > 0, fraction != 0 else { return Double(String(decoding: utf8, as: UTF8.self)) }
+    var scale = 1.0
+    for _ in 0..<max(0, fraction) { scale *= 10 }
+    let magnitude = Double(mantissa) / scale
+    return negative ? -magnitude : magnitude
   }
 
   private static func read(_ url: URL) throws(CloudError) -> String {

@@ -4,86 +4,226 @@
 /// The near-miss index holds, for every word, a hash of the word and of each of its one-letter
 /// deletions (the "symmetric delete" method): two words share a key when one is the other with
 /// a letter deleted, inserted or replaced, or two neighbouring letters swapped.
+///
+/// Everything is built from the file's bytes in a few flat arrays (no array per word), so that
+/// reading a list of 100,000 words takes milliseconds.
 struct WordList: Sendable {
   private static let idBits: UInt64 = 20
+  private static let fnvBasis: UInt64 = 0xCBF2_9CE4_8422_2325
+  private static let fnvPrime: UInt64 = 0x0000_0100_0000_01B3
 
   let words: [String]
-  let scalars: [[UInt32]]
-  /// Word numbers by the 64-bit FNV-1a hash of the word's UTF-8, which hashes faster than a
-  /// `String` key (no Unicode normalisation); a hit is confirmed by comparing the bytes.
-  private let ids: [UInt64: Int32]
+  /// Every word's Unicode scalar values, one word after another: word `i` is
+  /// `scalarValues[scalarStart[i] ..< scalarStart[i + 1]]`.
+  private let scalarValues: [UInt32]
+  private let scalarStart: [Int32]
+  /// Word numbers by the 64-bit FNV-1a hash of the word's UTF-8 (`wordHashes[id]`), in an
+  /// open-addressing table with linear probing (−1 marks a free slot; at most half are used).
+  /// A hit is confirmed by comparing the bytes.
+  private let wordHashes: [UInt64]
+  private let slots: [Int32]
   /// Sorted `hash << idBits | id` entries.
   private let nearMissKeys: [UInt64]
 
   /// Parses one word per line; blank lines are ignored. Throws when the words are not sorted,
   /// repeat, or are too many for the index.
   init(text: String, name: String) throws(CloudError) {
-    var words: [String] = []
-    var scalars: [[UInt32]] = []
-    var ids: [UInt64: Int32] = [:]
-    var lineNumber = 0
-    for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
-      lineNumber += 1
-      let word = String(line)
-      if word.isEmpty { continue }
-      let s = word.unicodeScalars.map(\.value)
-      if let last = scalars.last, !last.lexicographicallyPrecedes(s) {
-        throw CloudError(
-          .invalidData, "\(name):\(lineNumber): '\(word)' is out of order or repeated")
-      }
-      guard s.allSatisfy({ $0 > 0x20 && $0 != 0x2E }) else {
-        throw CloudError(.invalidData, "\(name):\(lineNumber): '\(word)' holds a space or a dot")
-      }
-      let key = Self.utf8Hash(word)
-      guard ids[key] == nil else {
-        throw CloudError(
-          .invalidData, "\(name):\(lineNumber): '\(word)' collides with another word")
-      }
-      ids[key] = Int32(words.count)
-      words.append(word)
-      scalars.append(s)
+    var text = text
+    let parsed = text.withUTF8 { bytes in
+      Result { () throws(CloudError) in try Parsed(utf8: bytes, name: name) }
     }
-    guard words.count >= 4, words.count < 1 << Self.idBits else {
+    let list = try parsed.get()
+    guard list.words.count >= 4, list.words.count < 1 << Self.idBits else {
       throw CloudError(
-        .invalidData, "\(name): \(words.count) words; expected 4…\(1 << Self.idBits - 1)")
+        .invalidData,
+        "\(name): \(list.words.count) words; expected 4…\(1 << Self.idBits - 1)")
     }
-    self.words = words
-    self.scalars = scalars
-    self.ids = ids
+    words = list.words
+    scalarValues = list.scalarValues
+    scalarStart = list.scalarStart
+    wordHashes = list.hashes
+    slots = list.slots
+    nearMissKeys = Self.nearMissKeys(list.scalarValues, list.scalarStart)
+  }
+
+  /// The words of a file as the initialiser reads them, before the near-miss index.
+  private struct Parsed {
+    var words: [String] = []
+    var scalarValues: [UInt32] = []
+    var scalarStart: [Int32] = [0]
+    var hashes: [UInt64] = []
+    var slots: [Int32]
+
+    init(utf8 bytes: UnsafeBufferPointer<UInt8>, name: String) throws(CloudError) {
+      var lines = 1
+      for byte in bytes where byte == 0x0A { lines += 1 }
+      var capacity = 16
+      while capacity < 2 * lines { capacity <<= 1 }
+      slots = [Int32](repeating: -1, count: capacity)
+      scalarValues.reserveCapacity(bytes.count)
+      var lineNumber = 0
+      var start = 0
+      while start <= bytes.count {
+        var end = start
+        while end < bytes.count, bytes[end] != 0x0A { end += 1 }
+        lineNumber += 1
+        if end > start {
+          try add(UnsafeBufferPointer(rebasing: bytes[start..<end]), name, lineNumber)
+        }
+        start = end + 1
+      }
+    }
+
+    /// Appends one word (valid UTF-8, as the file was read as a `String`), checking it comes
+    /// after the previous one, holds no space or dot and does not collide in the hash table.
+    private mutating func add(
+      _ utf8: UnsafeBufferPointer<UInt8>, _ name: String, _ lineNumber: Int
+    ) throws(CloudError) {
+      let first = scalarValues.count
+      var printable = true
+      var i = 0
+      while i < utf8.count {
+        // A scalar from its UTF-8 (the bytes are valid, so only the lead byte is checked).
+        let lead = UInt32(utf8[i])
+        var value: UInt32
+        var length: Int
+        if lead < 0x80 {
+          (value, length) = (lead, 1)
+        } else if lead < 0xE0 {
+          (value, length) = (lead & 0x1F, 2)
+        } else if lead < 0xF0 {
+          (value, length) = (lead & 0x0F, 3)
+        } else {
+          (value, length) = (lead & 0x07, 4)
+        }
+        for k in 1..<length { value = value << 6 | UInt32(utf8[i + k] & 0x3F) }
+        if value <= 0x20 || value == 0x2E { printable = false }
+        scalarValues.append(value)
+        i += length
+      }
+      let previousStart = Int(scalarStart[scalarStart.count - (words.isEmpty ? 1 : 2)])
+      if !words.isEmpty
+        && !scalarValues[previousStart..<first].lexicographicallyPrecedes(
+          scalarValues[first...])
+      {
+        throw CloudError(
+          .invalidData, "\(name):\(lineNumber): '\(Self.string(utf8))' is out of order or repeated")
+      }
+      guard printable else {
+        throw CloudError(
+          .invalidData, "\(name):\(lineNumber): '\(Self.string(utf8))' holds a space or a dot")
+      }
+      let hash = WordList.utf8Hash(utf8)
+      let mask = slots.count - 1
+      var slot = WordList.slot(of: hash, mask: mask)
+      while slots[slot] >= 0 {
+        if hashes[Int(slots[slot])] == hash {
+          throw CloudError(
+            .invalidData,
+            "\(name):\(lineNumber): '\(Self.string(utf8))' collides with another word")
+        }
+        slot = (slot + 1) & mask
+      }
+      slots[slot] = Int32(words.count)
+      hashes.append(hash)
+      words.append(Self.string(utf8))
+      scalarStart.append(Int32(scalarValues.count))
+    }
+
+    private static func string(_ utf8: UnsafeBufferPointer<UInt8>) -> String {
+      String(decoding: utf8, as: UTF8.self)
+    }
+  }
+
+  /// Every word's near-miss keys, sorted: each word's deletion hashes in word order, then a
+  /// stable radix sort on the hash bits (so equal hashes stay in word order, as a full sort of
+  /// the keys would leave them).
+  private static func nearMissKeys(_ values: [UInt32], _ starts: [Int32]) -> [UInt64] {
     var keys: [UInt64] = []
-    keys.reserveCapacity(words.count * 9)
-    for (id, s) in scalars.enumerated() {
-      Self.forEachDeletion(of: s) { hash in keys.append(hash << Self.idBits | UInt64(id)) }
+    keys.reserveCapacity(values.count + 2 * (starts.count - 1))
+    values.withUnsafeBufferPointer { all in
+      for id in 0..<starts.count - 1 {
+        let word = UnsafeBufferPointer(
+          rebasing: all[Int(starts[id])..<Int(starts[id + 1])])
+        forEachDeletion(of: word) { hash in keys.append(hash << idBits | UInt64(id)) }
+      }
     }
-    keys.sort()
-    nearMissKeys = keys
+    radixSortHashBits(&keys)
+    return keys
+  }
+
+  /// Sorts `hash << idBits | id` keys made in increasing `id` order by their hash bits, stably,
+  /// which sorts them completely: four counting passes of 11 bits.
+  static func radixSortHashBits(_ keys: inout [UInt64]) {
+    let digitBits = 11
+    var other = [UInt64](repeating: 0, count: keys.count)
+    var counts = [Int](repeating: 0, count: 1 << digitBits)
+    for pass in 0..<4 {
+      let shift = UInt64(Int(idBits) + digitBits * pass)
+      let mask: UInt64 = 1 << UInt64(digitBits) - 1
+      keys.withUnsafeBufferPointer { from in
+        other.withUnsafeMutableBufferPointer { to in
+          counts.withUnsafeMutableBufferPointer { count in
+            for k in count.indices { count[k] = 0 }
+            for key in from { count[Int(key >> shift & mask)] += 1 }
+            var sum = 0
+            for k in count.indices { (count[k], sum) = (sum, sum + count[k]) }
+            for key in from {
+              let digit = Int(key >> shift & mask)
+              to[count[digit]] = key
+              count[digit] += 1
+            }
+          }
+        }
+      }
+      swap(&keys, &other)
+    }
   }
 
   /// The number of words in class `k` (0…3).
   func classSize(_ k: Int) -> Int { (words.count - k + 3) / 4 }
 
-  /// The word's number, or `nil` when it is not in the list.
-  func id(of word: String) -> Int? {
-    guard let id = ids[Self.utf8Hash(word)].map(Int.init),
-      words[id].utf8.elementsEqual(word.utf8)
-    else { return nil }
-    return id
+  /// The Unicode scalar values of word `id`.
+  func scalars(of id: Int) -> ArraySlice<UInt32> {
+    scalarValues[Int(scalarStart[id])..<Int(scalarStart[id + 1])]
   }
 
-  private static func utf8Hash(_ word: String) -> UInt64 {
-    var h: UInt64 = 0xCBF2_9CE4_8422_2325
-    for byte in word.utf8 { h = (h ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
+  /// The word's number, or `nil` when it is not in the list.
+  func id(of word: String) -> Int? {
+    var word = word
+    return word.withUTF8 { utf8 -> Int? in
+      let hash = Self.utf8Hash(utf8)
+      let mask = slots.count - 1
+      var slot = Self.slot(of: hash, mask: mask)
+      while slots[slot] >= 0 {
+        let id = Int(slots[slot])
+        if wordHashes[id] == hash {
+          return words[id].utf8.elementsEqual(utf8) ? id : nil
+        }
+        slot = (slot + 1) & mask
+      }
+      return nil
+    }
+  }
+
+  private static func utf8Hash(_ utf8: UnsafeBufferPointer<UInt8>) -> UInt64 {
+    var h = fnvBasis
+    for byte in utf8 { h = (h ^ UInt64(byte)) &* fnvPrime }
     return h
+  }
+
+  private static func slot(of hash: UInt64, mask: Int) -> Int {
+    Int(truncatingIfNeeded: hash ^ hash >> 29) & mask
   }
 
   /// The numbers of the words whose text starts with `prefix`, in order.
   func ids(withPrefix prefix: [UInt32]) -> Range<Int> {
-    func lowerBound(_ isBefore: ([UInt32]) -> Bool) -> Int {
+    func lowerBound(_ isBefore: (ArraySlice<UInt32>) -> Bool) -> Int {
       var low = 0
-      var high = scalars.count
+      var high = words.count
       while low < high {
         let mid = (low + high) >> 1
-        if isBefore(scalars[mid]) { low = mid + 1 } else { high = mid }
+        if isBefore(scalars(of: mid)) { low = mid + 1 } else { high = mid }
       }
       return low
     }
@@ -96,46 +236,49 @@ struct WordList: Sendable {
   /// and some at two, each with its edit distance; `text` itself is included when it is a word.
   func nearMisses(of text: [UInt32]) -> [(id: Int, distance: Int)] {
     var found: Set<Int> = []
-    Self.forEachDeletion(of: text) { hash in
-      let target = hash << Self.idBits
-      var low = 0
-      var high = nearMissKeys.count
-      while low < high {
-        let mid = (low + high) >> 1
-        if nearMissKeys[mid] < target { low = mid + 1 } else { high = mid }
-      }
-      while low < nearMissKeys.count, nearMissKeys[low] >> Self.idBits == hash {
-        found.insert(Int(nearMissKeys[low] & (1 << Self.idBits - 1)))
-        low += 1
+    text.withUnsafeBufferPointer { text in
+      Self.forEachDeletion(of: text) { hash in
+        let target = hash << Self.idBits
+        var low = 0
+        var high = nearMissKeys.count
+        while low < high {
+          let mid = (low + high) >> 1
+          if nearMissKeys[mid] < target { low = mid + 1 } else { high = mid }
+        }
+        while low < nearMissKeys.count, nearMissKeys[low] >> Self.idBits == hash {
+          found.insert(Int(nearMissKeys[low] & (1 << Self.idBits - 1)))
+          low += 1
+        }
       }
     }
     return found.sorted().compactMap { id in
-      let d = Self.editDistance(text, scalars[id])
+      let d = Self.editDistance(text, scalars(of: id))
       return d <= 2 ? (id, d) : nil
     }
   }
 
-  private static func hash(_ s: some Sequence<UInt32>) -> UInt64 {
-    var h: UInt64 = 0xCBF2_9CE4_8422_2325
-    for v in s {
-      h = (h ^ UInt64(v)) &* 0x0000_0100_0000_01B3
-    }
-    return h >> idBits
-  }
-
-  private static func forEachDeletion(of s: [UInt32], _ body: (UInt64) -> Void) {
-    body(hash(s))
-    var previous: UInt32?
-    for i in s.indices where s[i] != previous {
-      previous = s[i]
-      var t = s
-      t.remove(at: i)
-      body(hash(t))
+  /// Calls `body` with the hash of `s` and of `s` less each letter (a run of equal letters
+  /// once), computed without building the shorter strings.
+  private static func forEachDeletion(
+    of s: UnsafeBufferPointer<UInt32>, _ body: (UInt64) -> Void
+  ) {
+    var whole = fnvBasis
+    for v in s { whole = (whole ^ UInt64(v)) &* fnvPrime }
+    body(whole >> idBits)
+    var prefix = fnvBasis  // the hash of s[..<i]
+    for i in s.indices {
+      if i == 0 || s[i] != s[i - 1] {
+        var h = prefix
+        for j in (i + 1)..<s.count { h = (h ^ UInt64(s[j])) &* fnvPrime }
+        body(h >> idBits)
+      }
+      prefix = (prefix ^ UInt64(s[i])) &* fnvPrime
     }
   }
 
   /// Optimal-string-alignment distance (Levenshtein plus adjacent transpositions).
-  static func editDistance(_ a: [UInt32], _ b: [UInt32]) -> Int {
+  static func editDistance(_ a: [UInt32], _ b: ArraySlice<UInt32>) -> Int {
+    let b = Array(b)
     if a.isEmpty { return b.count }
     if b.isEmpty { return a.count }
     var twoBack = [Int](repeating: 0, count: b.count + 1)
