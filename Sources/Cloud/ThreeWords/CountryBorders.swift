@@ -54,86 +54,80 @@ extension CountryBorderRing {
   private static func rings(
     countriesUTF8 bytes: UnsafeBufferPointer<UInt8>
   ) throws(CloudError) -> [CountryBorderRing] {
-    let space: UInt8 = 0x20
+    let space = UInt8(ascii: " ")
+    let newline = UInt8(ascii: "\n")
     var rings: [CountryBorderRing] = []
+    var numbers: [Int] = []
     var lineNumber = 0
-    var start = 0
-    while start < bytes.count {
-      var end = start
-      while end < bytes.count, bytes[end] != 0x0A { end += 1 }
-      defer { start = end + 1 }
-      if end == start { continue }
+    var i = 0
+    // One pass: each line's fields are counted and its numbers read as they go by; the line
+    // is judged at its end, its field count first (as the message for a short line is).
+    while i < bytes.count {
+      while i < bytes.count, bytes[i] == newline { i += 1 }
+      guard i < bytes.count else { break }
       lineNumber += 1
-      // First pass: the fields (runs of non-spaces) and the length of the first.
+      numbers.removeAll(keepingCapacity: true)
       var fields = 0
-      var codeStart = -1
-      var codeEnd = -1
-      var i = start
-      while i < end {
-        while i < end, bytes[i] == space { i += 1 }
-        guard i < end else { break }
-        let fieldStart = i
-        while i < end, bytes[i] != space { i += 1 }
-        if fields == 0 { (codeStart, codeEnd) = (fieldStart, i) }
+      var code = 0..<0
+      var bad = false
+      while i < bytes.count, bytes[i] != newline {
+        if bytes[i] == space {
+          i += 1
+          continue
+        }
+        let start = i
+        if fields == 0 {
+          while i < bytes.count, bytes[i] != space, bytes[i] != newline { i += 1 }
+          code = start..<i
+        } else {
+          // A decimal integer with an optional sign, as `Int(_:)` reads it.
+          let negative = bytes[i] == UInt8(ascii: "-")
+          if negative || bytes[i] == UInt8(ascii: "+") { i += 1 }
+          let digitsStart = i
+          var value = 0
+          while i < bytes.count {
+            let digit = bytes[i] &- UInt8(ascii: "0")
+            guard digit < 10 else { break }
+            value = value &* 10 &+ Int(digit)
+            i += 1
+          }
+          if i == digitsStart || (i < bytes.count && bytes[i] != space && bytes[i] != newline) {
+            bad = true
+            while i < bytes.count, bytes[i] != space, bytes[i] != newline { i += 1 }
+          } else if i - digitsStart > 18 {
+            // Long enough to overflow: let `Int(_:)` judge it.
+            let text = String(
+              decoding: UnsafeBufferPointer(rebasing: bytes[start..<i]), as: UTF8.self)
+            if let exact = Int(text) { value = exact } else { bad = true }
+          } else if negative {
+            value = -value
+          }
+          numbers.append(value)
+        }
         fields += 1
       }
-      guard fields >= 7, fields % 2 == 1, codeEnd - codeStart == 2 else {
+      guard fields >= 7, fields % 2 == 1, code.count == 2 else {
         throw CloudError(.invalidData, "countries.txt line \(lineNumber): expected CC x y dx dy …")
       }
-      // Second pass: the numbers after the code, as running sums.
-      var longitudes: [Double] = []
-      var latitudes: [Double] = []
-      longitudes.reserveCapacity(fields / 2)
-      latitudes.reserveCapacity(fields / 2)
+      guard !bad else {
+        throw CloudError(.invalidData, "countries.txt line \(lineNumber): bad number")
+      }
+      let count = numbers.count / 2
       var px = 0
       var py = 0
-      i = codeEnd
-      for k in 0..<fields / 2 {
-        guard let dx = integer(bytes, &i, end), let dy = integer(bytes, &i, end) else {
-          throw CloudError(.invalidData, "countries.txt line \(lineNumber): bad number")
-        }
-        px = k == 0 ? dx : px + dx
-        py = k == 0 ? dy : py + dy
-        longitudes.append(Double(px) / 1_000)
-        latitudes.append(Double(py) / 1_000)
+      var longitudes = [Double](repeating: 0, count: count)
+      var latitudes = [Double](repeating: 0, count: count)
+      for k in 0..<count {
+        px = k == 0 ? numbers[0] : px + numbers[2 * k]
+        py = k == 0 ? numbers[1] : py + numbers[2 * k + 1]
+        longitudes[k] = Double(px) / 1_000
+        latitudes[k] = Double(py) / 1_000
       }
       rings.append(
         CountryBorderRing(
-          country: String(
-            decoding: UnsafeBufferPointer(rebasing: bytes[codeStart..<codeEnd]),
-            as: UTF8.self),
+          country: String(decoding: UnsafeBufferPointer(rebasing: bytes[code]), as: UTF8.self),
           longitudes: longitudes, latitudes: latitudes))
     }
     return rings
-  }
-
-  /// The next field after `i` (skipping spaces) as a decimal `Int` with an optional sign, as
-  /// `Int(_:)` reads it, or `nil`; leaves `i` after the field.
-  @inline(__always)
-  private static func integer(
-    _ bytes: UnsafeBufferPointer<UInt8>, _ i: inout Int, _ end: Int
-  ) -> Int? {
-    while i < end, bytes[i] == 0x20 { i += 1 }
-    var negative = false
-    if i < end, bytes[i] == UInt8(ascii: "-") || bytes[i] == UInt8(ascii: "+") {
-      negative = bytes[i] == UInt8(ascii: "-")
-      i += 1
-    }
-    var value = 0
-    var digits = 0
-    var valid = true
-    while i < end, bytes[i] != 0x20 {
-      let digit = Int(bytes[i]) &- 48
-      if digit < 0 || digit > 9 { valid = false }
-      let (times10, o1) = value.multipliedReportingOverflow(by: 10)
-      let (next, o2) =
-        negative
-        ? times10.subtractingReportingOverflow(digit) : times10.addingReportingOverflow(digit)
-      if o1 || o2 { valid = false }
-      value = next
-      digits += 1
-      i += 1
-    }
-    return valid && digits > 0 ? value : nil
   }
 }

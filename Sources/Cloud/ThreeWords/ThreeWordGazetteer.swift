@@ -92,9 +92,7 @@ public struct ThreeWordGazetteer: Sendable {
   public init(directory: URL) throws(CloudError) {
     let countries = try Self.read(directory.appendingPathComponent("countries.txt"))
     let placesText = try Self.read(directory.appendingPathComponent("places.tsv"))
-    let rings = try CountryBorderRing.rings(countriesText: countries).map { ring in
-      (code: ring.country, points: Array(zip(ring.longitudes, ring.latitudes)))
-    }
+    let rings = try CountryBorderRing.rings(countriesText: countries)
     let places = try Self.places(placesText: placesText)
     self.init(rings: rings, places: places)
   }
@@ -200,31 +198,30 @@ public struct ThreeWordGazetteer: Sendable {
   /// Builds the index from rings (longitude, latitude in degrees; each closes on its first
   /// point; a country's rings are read with the even-odd rule, earlier countries winning where
   /// two overlap) and places (name, Japanese name or empty, position).
-  init(
-    rings: [(code: String, points: [(Double, Double)])],
-    places: [(name: String, japanese: String, point: Coordinate)]
-  ) {
+  init(rings: [CountryBorderRing], places: [(name: String, japanese: String, point: Coordinate)]) {
     var codes: [String] = []
     var codeIndex: [String: Int16] = [:]
     var x: [Double] = []
     var y: [Double] = []
     var edgeCountry: [Int16] = []
+    let vertexCount = rings.reduce(0) { $0 + $1.longitudes.count + 1 }
+    x.reserveCapacity(vertexCount)
+    y.reserveCapacity(vertexCount)
+    edgeCountry.reserveCapacity(vertexCount)
     for ring in rings {
       let country: Int16
-      if let known = codeIndex[ring.code] {
+      if let known = codeIndex[ring.country] {
         country = known
       } else {
         country = Int16(codes.count)
-        codeIndex[ring.code] = country
-        codes.append(ring.code)
+        codeIndex[ring.country] = country
+        codes.append(ring.country)
       }
-      for p in ring.points {
-        x.append(p.0)
-        y.append(p.1)
-        edgeCountry.append(country)
-      }
-      x.append(ring.points[0].0)
-      y.append(ring.points[0].1)
+      x.append(contentsOf: ring.longitudes)
+      y.append(contentsOf: ring.latitudes)
+      edgeCountry.append(contentsOf: repeatElement(country, count: ring.longitudes.count))
+      x.append(ring.longitudes[0])
+      y.append(ring.latitudes[0])
       edgeCountry.append(-1)  // the closing vertex starts no edge
     }
     let cellCount = Self.columns * Self.rows
@@ -395,12 +392,15 @@ public struct ThreeWordGazetteer: Sendable {
     return near
   }
 
+  // Truncation toward zero rounds down where it matters: below 0 both clamp to column 0.
+  @inline(__always)
   static func column(_ longitude: Double) -> Int {
-    min(columns - 1, max(0, Int(((longitude + 180) / cellSize).rounded(.down))))
+    min(columns - 1, max(0, Int((longitude + 180) / cellSize)))
   }
 
+  @inline(__always)
   static func row(_ latitude: Double) -> Int {
-    min(rows - 1, max(0, Int(((latitude + 90) / cellSize).rounded(.down))))
+    min(rows - 1, max(0, Int((latitude + 90) / cellSize)))
   }
 
   static func centreLongitude(column: Int) -> Double { -180 + (Double(column) + 0.5) * cellSize }

@@ -52,7 +52,7 @@ struct ThreeWordCodec: Sendable {
     for m in sizes where m * m * m < perColour {
       throw CloudError(
         .invalidData,
-        "language \(language.code): \(words.words.count) words give \(m)³ triples per colour, "
+        "language \(language.code): \(words.count) words give \(m)³ triples per colour, "
           + "fewer than its \(perColour) squares per colour")
     }
     var codeKey: UInt64 = key
@@ -94,7 +94,7 @@ struct ThreeWordCodec: Sendable {
   /// The square's address as text, or `nil` outside the coverage.
   func words(of square: GridSquare) -> String? {
     guard let (a, b, c) = wordIDs(of: square) else { return nil }
-    return words.words[a] + "." + words.words[b] + "." + words.words[c]
+    return words.word(a) + "." + words.word(b) + "." + words.word(c)
   }
 }
 
@@ -187,7 +187,7 @@ public struct ThreeWordLanguages: Sendable {
       }
       let words = try WordList(text: text, name: file)
       let language = ThreeWordLanguage(
-        code: code, name: name, nativeName: nativeName, wordCount: words.words.count,
+        code: code, name: name, nativeName: nativeName, wordCount: words.count,
         coverage: (south, west, north, east))
       codecs[code] = try ThreeWordCodec(language: language, words: words, key: key)
     }

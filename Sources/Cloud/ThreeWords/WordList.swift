@@ -1,3 +1,5 @@
+import Synchronization
+
 /// A language's words: sorted by code point, split into four classes by position (word `i` is
 /// in class `i % 4`), with an index for near-miss look-ups.
 ///
@@ -6,13 +8,16 @@
 /// a letter deleted, inserted or replaced, or two neighbouring letters swapped.
 ///
 /// Everything is built from the file's bytes in a few flat arrays (no array per word), so that
-/// reading a list of 100,000 words takes milliseconds.
+/// reading a list of 100,000 words takes milliseconds; the near-miss index, which takes longer,
+/// is built when ``nearMisses(of:)`` is first asked (by autosuggest), once, on any thread.
 struct WordList: Sendable {
   private static let idBits: UInt64 = 20
   private static let fnvBasis: UInt64 = 0xCBF2_9CE4_8422_2325
   private static let fnvPrime: UInt64 = 0x0000_0100_0000_01B3
 
-  let words: [String]
+  /// The words' UTF-8, one after another: word `i` is `utf8[utf8Start[i] ..< utf8Start[i + 1]]`.
+  private let utf8: [UInt8]
+  private let utf8Start: [Int32]
   /// Every word's Unicode scalar values, one word after another: word `i` is
   /// `scalarValues[scalarStart[i] ..< scalarStart[i + 1]]`.
   private let scalarValues: [UInt32]
@@ -22,8 +27,22 @@ struct WordList: Sendable {
   /// A hit is confirmed by comparing the bytes.
   private let wordHashes: [UInt64]
   private let slots: [Int32]
-  /// Sorted `hash << idBits | id` entries.
-  private let nearMissKeys: [UInt64]
+  /// Sorted `hash << idBits | id` entries, made on first use; shared by the copies of the list.
+  private let nearMissKeys = NearMissKeys()
+
+  private final class NearMissKeys: Sendable {
+    private let keys = Mutex<[UInt64]?>(nil)
+
+    /// The keys, made by `make` if no caller has made them yet (others wait meanwhile).
+    func get(_ make: () -> [UInt64]) -> [UInt64] {
+      keys.withLock { keys in
+        if let keys { return keys }
+        let made = make()
+        keys = made
+        return made
+      }
+    }
+  }
 
   /// Parses one word per line; blank lines are ignored. Throws when the words are not sorted,
   /// repeat, or are too many for the index.
@@ -33,105 +52,125 @@ struct WordList: Sendable {
       Result { () throws(CloudError) in try Parsed(utf8: bytes, name: name) }
     }
     let list = try parsed.get()
-    guard list.words.count >= 4, list.words.count < 1 << Self.idBits else {
+    let count = list.utf8Start.count - 1
+    guard count >= 4, count < 1 << Self.idBits else {
       throw CloudError(
-        .invalidData,
-        "\(name): \(list.words.count) words; expected 4…\(1 << Self.idBits - 1)")
+        .invalidData, "\(name): \(count) words; expected 4…\(1 << Self.idBits - 1)")
     }
-    words = list.words
+    utf8 = list.utf8
+    utf8Start = list.utf8Start
     scalarValues = list.scalarValues
     scalarStart = list.scalarStart
     wordHashes = list.hashes
     slots = list.slots
-    nearMissKeys = Self.nearMissKeys(list.scalarValues, list.scalarStart)
   }
 
   /// The words of a file as the initialiser reads them, before the near-miss index.
   private struct Parsed {
-    var words: [String] = []
+    var utf8: [UInt8] = []
+    var utf8Start: [Int32] = [0]
     var scalarValues: [UInt32] = []
     var scalarStart: [Int32] = [0]
     var hashes: [UInt64] = []
-    var slots: [Int32]
+    var slots: [Int32] = []
 
+    /// Reads the words into scratch buffers sized for the worst case (every line a word, every
+    /// byte a scalar), then copies them into arrays of the right size.
     init(utf8 bytes: UnsafeBufferPointer<UInt8>, name: String) throws(CloudError) {
       var lines = 1
       for byte in bytes where byte == 0x0A { lines += 1 }
       var capacity = 16
       while capacity < 2 * lines { capacity <<= 1 }
-      slots = [Int32](repeating: -1, count: capacity)
-      scalarValues.reserveCapacity(bytes.count)
+      let text = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: bytes.count)
+      let textStart = UnsafeMutableBufferPointer<Int32>.allocate(capacity: lines + 1)
+      let values = UnsafeMutableBufferPointer<UInt32>.allocate(capacity: bytes.count)
+      let valueStart = UnsafeMutableBufferPointer<Int32>.allocate(capacity: lines + 1)
+      let hashes = UnsafeMutableBufferPointer<UInt64>.allocate(capacity: lines)
+      let slots = UnsafeMutableBufferPointer<Int32>.allocate(capacity: capacity)
+      defer {
+        text.deallocate()
+        textStart.deallocate()
+        values.deallocate()
+        valueStart.deallocate()
+        hashes.deallocate()
+        slots.deallocate()
+      }
+      slots.initialize(repeating: -1)
+      textStart[0] = 0
+      valueStart[0] = 0
+      let mask = capacity - 1
+      var count = 0
+      var textCount = 0
+      var valueCount = 0
       var lineNumber = 0
       var start = 0
       while start <= bytes.count {
         var end = start
         while end < bytes.count, bytes[end] != 0x0A { end += 1 }
         lineNumber += 1
-        if end > start {
-          try add(UnsafeBufferPointer(rebasing: bytes[start..<end]), name, lineNumber)
+        defer { start = end + 1 }
+        guard end > start else { continue }
+        let word = UnsafeBufferPointer(rebasing: bytes[start..<end])
+        // The scalars (the bytes are valid UTF-8, as the file was read as a `String`).
+        let first = valueCount
+        var printable = true
+        var i = 0
+        while i < word.count {
+          let lead = UInt32(word[i])
+          var value: UInt32
+          var length: Int
+          if lead < 0x80 {
+            (value, length) = (lead, 1)
+          } else if lead < 0xE0 {
+            (value, length) = (lead & 0x1F, 2)
+          } else if lead < 0xF0 {
+            (value, length) = (lead & 0x0F, 3)
+          } else {
+            (value, length) = (lead & 0x07, 4)
+          }
+          for k in 1..<length { value = value << 6 | UInt32(word[i + k] & 0x3F) }
+          if value <= 0x20 || value == 0x2E { printable = false }
+          values[valueCount] = value
+          valueCount += 1
+          i += length
         }
-        start = end + 1
-      }
-    }
-
-    /// Appends one word (valid UTF-8, as the file was read as a `String`), checking it comes
-    /// after the previous one, holds no space or dot and does not collide in the hash table.
-    private mutating func add(
-      _ utf8: UnsafeBufferPointer<UInt8>, _ name: String, _ lineNumber: Int
-    ) throws(CloudError) {
-      let first = scalarValues.count
-      var printable = true
-      var i = 0
-      while i < utf8.count {
-        // A scalar from its UTF-8 (the bytes are valid, so only the lead byte is checked).
-        let lead = UInt32(utf8[i])
-        var value: UInt32
-        var length: Int
-        if lead < 0x80 {
-          (value, length) = (lead, 1)
-        } else if lead < 0xE0 {
-          (value, length) = (lead & 0x1F, 2)
-        } else if lead < 0xF0 {
-          (value, length) = (lead & 0x0F, 3)
-        } else {
-          (value, length) = (lead & 0x07, 4)
-        }
-        for k in 1..<length { value = value << 6 | UInt32(utf8[i + k] & 0x3F) }
-        if value <= 0x20 || value == 0x2E { printable = false }
-        scalarValues.append(value)
-        i += length
-      }
-      let previousStart = Int(scalarStart[scalarStart.count - (words.isEmpty ? 1 : 2)])
-      if !words.isEmpty
-        && !scalarValues[previousStart..<first].lexicographicallyPrecedes(
-          scalarValues[first...])
-      {
-        throw CloudError(
-          .invalidData, "\(name):\(lineNumber): '\(Self.string(utf8))' is out of order or repeated")
-      }
-      guard printable else {
-        throw CloudError(
-          .invalidData, "\(name):\(lineNumber): '\(Self.string(utf8))' holds a space or a dot")
-      }
-      let hash = WordList.utf8Hash(utf8)
-      let mask = slots.count - 1
-      var slot = WordList.slot(of: hash, mask: mask)
-      while slots[slot] >= 0 {
-        if hashes[Int(slots[slot])] == hash {
-          throw CloudError(
+        func problem(_ what: String) -> CloudError {
+          CloudError(
             .invalidData,
-            "\(name):\(lineNumber): '\(Self.string(utf8))' collides with another word")
+            "\(name):\(lineNumber): '\(String(decoding: word, as: UTF8.self))' \(what)")
         }
-        slot = (slot + 1) & mask
+        if count > 0 {
+          let previous = UnsafeBufferPointer(
+            rebasing: values[Int(valueStart[count - 1])..<first])
+          let current = UnsafeBufferPointer(rebasing: values[first..<valueCount])
+          guard previous.lexicographicallyPrecedes(current) else {
+            throw problem("is out of order or repeated")
+          }
+        }
+        guard printable else { throw problem("holds a space or a dot") }
+        let hash = WordList.utf8Hash(word)
+        var slot = WordList.slot(of: hash, mask: mask)
+        while slots[slot] >= 0 {
+          guard hashes[Int(slots[slot])] != hash else {
+            throw problem("collides with another word")
+          }
+          slot = (slot + 1) & mask
+        }
+        slots[slot] = Int32(count)
+        hashes[count] = hash
+        _ = UnsafeMutableBufferPointer(rebasing: text[textCount...]).initialize(
+          fromContentsOf: word)
+        textCount += word.count
+        count += 1
+        textStart[count] = Int32(textCount)
+        valueStart[count] = Int32(valueCount)
       }
-      slots[slot] = Int32(words.count)
-      hashes.append(hash)
-      words.append(Self.string(utf8))
-      scalarStart.append(Int32(scalarValues.count))
-    }
-
-    private static func string(_ utf8: UnsafeBufferPointer<UInt8>) -> String {
-      String(decoding: utf8, as: UTF8.self)
+      self.utf8 = Array(text[..<textCount])
+      utf8Start = Array(textStart[...count])
+      scalarValues = Array(values[..<valueCount])
+      scalarStart = Array(valueStart[...count])
+      self.hashes = Array(hashes[..<count])
+      self.slots = Array(slots)
     }
   }
 
@@ -180,8 +219,20 @@ struct WordList: Sendable {
     }
   }
 
+  /// The number of words.
+  var count: Int { utf8Start.count - 1 }
+
+  /// Word `id`.
+  func word(_ id: Int) -> String {
+    utf8.withUnsafeBufferPointer { utf8 in
+      String(
+        decoding: UnsafeBufferPointer(rebasing: utf8[Int(utf8Start[id])..<Int(utf8Start[id + 1])]),
+        as: UTF8.self)
+    }
+  }
+
   /// The number of words in class `k` (0…3).
-  func classSize(_ k: Int) -> Int { (words.count - k + 3) / 4 }
+  func classSize(_ k: Int) -> Int { (count - k + 3) / 4 }
 
   /// The Unicode scalar values of word `id`.
   func scalars(of id: Int) -> ArraySlice<UInt32> {
@@ -198,7 +249,8 @@ struct WordList: Sendable {
       while slots[slot] >= 0 {
         let id = Int(slots[slot])
         if wordHashes[id] == hash {
-          return words[id].utf8.elementsEqual(utf8) ? id : nil
+          return self.utf8[Int(utf8Start[id])..<Int(utf8Start[id + 1])].elementsEqual(utf8)
+            ? id : nil
         }
         slot = (slot + 1) & mask
       }
@@ -220,7 +272,7 @@ struct WordList: Sendable {
   func ids(withPrefix prefix: [UInt32]) -> Range<Int> {
     func lowerBound(_ isBefore: (ArraySlice<UInt32>) -> Bool) -> Int {
       var low = 0
-      var high = words.count
+      var high = count
       while low < high {
         let mid = (low + high) >> 1
         if isBefore(scalars(of: mid)) { low = mid + 1 } else { high = mid }
@@ -236,6 +288,7 @@ struct WordList: Sendable {
   /// and some at two, each with its edit distance; `text` itself is included when it is a word.
   func nearMisses(of text: [UInt32]) -> [(id: Int, distance: Int)] {
     var found: Set<Int> = []
+    let nearMissKeys = self.nearMissKeys.get { Self.nearMissKeys(scalarValues, scalarStart) }
     text.withUnsafeBufferPointer { text in
       Self.forEachDeletion(of: text) { hash in
         let target = hash << Self.idBits
