@@ -179,6 +179,21 @@ import Testing
     }
   }
 
+  @Test func theNearMissIndexMadeOnFirstUseAnswersAlikeOnEveryThread() async throws {
+    let words = denseWords()
+    let list = try WordList(text: words.joined(separator: "\n"), name: "dense.txt")
+    let typed = words.prefix(64).map { $0.unicodeScalars.map(\.value) }
+    let answers = await withTaskGroup(of: [[Int]].self) { group in
+      for _ in 0..<8 {
+        group.addTask { typed.map { list.nearMisses(of: $0).map(\.id) } }
+      }
+      return await group.reduce(into: []) { $0.append($1) }
+    }
+    #expect(answers.count == 8)
+    #expect(Set(answers).count == 1)
+    #expect(answers.first?.allSatisfy { !$0.isEmpty } == true)
+  }
+
   @Test func theHashRadixSortSortsKeysMadeInIncreasingIDOrder() {
     var random = SplitMix64(seed: 9)
     var keys: [UInt64] = []

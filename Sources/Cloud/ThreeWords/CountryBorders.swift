@@ -57,7 +57,9 @@ extension CountryBorderRing {
     let space = UInt8(ascii: " ")
     let newline = UInt8(ascii: "\n")
     var rings: [CountryBorderRing] = []
-    var numbers: [Int] = []
+    // A line's numbers: at most one for every two bytes of it, and one more.
+    let numbers = UnsafeMutableBufferPointer<Int>.allocate(capacity: bytes.count / 2 + 1)
+    defer { numbers.deallocate() }
     var lineNumber = 0
     var i = 0
     // One pass: each line's fields are counted and its numbers read as they go by; the line
@@ -66,7 +68,7 @@ extension CountryBorderRing {
       while i < bytes.count, bytes[i] == newline { i += 1 }
       guard i < bytes.count else { break }
       lineNumber += 1
-      numbers.removeAll(keepingCapacity: true)
+      var count = 0
       var fields = 0
       var code = 0..<0
       var bad = false
@@ -102,7 +104,8 @@ extension CountryBorderRing {
           } else if negative {
             value = -value
           }
-          numbers.append(value)
+          numbers[count] = value
+          count += 1
         }
         fields += 1
       }
@@ -112,16 +115,22 @@ extension CountryBorderRing {
       guard !bad else {
         throw CloudError(.invalidData, "countries.txt line \(lineNumber): bad number")
       }
-      let count = numbers.count / 2
       var px = 0
       var py = 0
-      var longitudes = [Double](repeating: 0, count: count)
-      var latitudes = [Double](repeating: 0, count: count)
-      for k in 0..<count {
-        px = k == 0 ? numbers[0] : px + numbers[2 * k]
-        py = k == 0 ? numbers[1] : py + numbers[2 * k + 1]
-        longitudes[k] = Double(px) / 1_000
-        latitudes[k] = Double(py) / 1_000
+      let vertices = count / 2
+      let longitudes = [Double](unsafeUninitializedCapacity: vertices) { out, initialized in
+        for k in 0..<vertices {
+          px = k == 0 ? numbers[0] : px + numbers[2 * k]
+          out[k] = Double(px) / 1_000
+        }
+        initialized = vertices
+      }
+      let latitudes = [Double](unsafeUninitializedCapacity: vertices) { out, initialized in
+        for k in 0..<vertices {
+          py = k == 0 ? numbers[1] : py + numbers[2 * k + 1]
+          out[k] = Double(py) / 1_000
+        }
+        initialized = vertices
       }
       rings.append(
         CountryBorderRing(

@@ -123,8 +123,7 @@ extension ThreeWordAddressService {
     var suggestions: [ThreeWordSuggestion] = []
     for f in chosen {
       let codec = codecs[f.key.language]
-      let list = codec.words
-      let words = list.word(f.key.a) + "." + list.word(f.key.b) + "." + list.word(f.key.c)
+      let words = codec.words.address(f.key.a, f.key.b, f.key.c)
       suggestions.append(
         ThreeWordSuggestion(
           address: address(of: f.square, words: words, codec: codec),

@@ -70,8 +70,11 @@ public struct ThreeWordGazetteer: Sendable {
   /// No borders and no places: every point is in `ZZ` and near no place.
   public static let empty = ThreeWordGazetteer(rings: [], places: [])
 
+  // The borders are those the viewer draws, so a process that does both reads them once.
   private static let cached = Result { () throws(CloudError) -> ThreeWordGazetteer in
-    try ThreeWordGazetteer(directory: bundledDirectory())
+    let rings = try CountryBorderRing.bundled()
+    let places = try read(bundledDirectory().appendingPathComponent("places.tsv"))
+    return try ThreeWordGazetteer(rings: rings, places: Self.places(placesText: places))
   }
 
   /// The folder of the borders and places shipped with GeoSim, for reading them afresh.
@@ -116,6 +119,7 @@ public struct ThreeWordGazetteer: Sendable {
   ) throws(CloudError) -> [(name: String, japanese: String, point: Coordinate)] {
     let tab = UInt8(ascii: "\t")
     var places: [(name: String, japanese: String, point: Coordinate)] = []
+    places.reserveCapacity(bytes.reduce(1) { $1 == 0x0A ? $0 + 1 : $0 })
     var lineNumber = 0
     var start = 0
     while start < bytes.count {
@@ -225,22 +229,26 @@ public struct ThreeWordGazetteer: Sendable {
       edgeCountry.append(-1)  // the closing vertex starts no edge
     }
     let cellCount = Self.columns * Self.rows
+    // Each vertex's column and row, once: as `column` and `row` never decrease, an edge's
+    // extreme cells are those of its ends.
+    let vertexColumn = x.map { Int32(Self.column($0)) }
+    let vertexRow = y.map { Int32(Self.row($0)) }
 
     // Cells touched by each edge (a superset is harmless: extra edges are simply not crossed).
     func cells(of e: Int, _ visit: (Int) -> Void) {
-      let x0 = x[e]
-      let y0 = y[e]
-      let x1 = x[e + 1]
-      let y1 = y[e + 1]
-      let c0 = Self.column(min(x0, x1))
-      let c1 = Self.column(max(x0, x1))
-      let r0 = Self.row(min(y0, y1))
-      let r1 = Self.row(max(y0, y1))
+      let c0 = Int(min(vertexColumn[e], vertexColumn[e + 1]))
+      let c1 = Int(max(vertexColumn[e], vertexColumn[e + 1]))
+      let r0 = Int(min(vertexRow[e], vertexRow[e + 1]))
+      let r1 = Int(max(vertexRow[e], vertexRow[e + 1]))
       if (c1 - c0 + 1) * (r1 - r0 + 1) <= 9 {
         for r in r0...r1 { for c in c0...c1 { visit(r * Self.columns + c) } }
         return
       }
       // A long edge: walk it in steps of a quarter cell, with each step's neighbours.
+      let x0 = x[e]
+      let y0 = y[e]
+      let x1 = x[e + 1]
+      let y1 = y[e + 1]
       let steps = Int((max(abs(x1 - x0), abs(y1 - y0)) / (Self.cellSize / 4)).rounded(.up))
       var last = -1
       for s in 0...steps {
@@ -307,8 +315,8 @@ public struct ThreeWordGazetteer: Sendable {
     var cellFill = [Int16](repeating: -1, count: cellCount)
     var rowEdges = [[Int32]](repeating: [], count: Self.rows)
     for e in 0..<max(0, x.count - 1) where edgeCountry[e] >= 0 {
-      let r0 = Self.row(min(y[e], y[e + 1]))
-      let r1 = Self.row(max(y[e], y[e + 1]))
+      let r0 = Int(min(vertexRow[e], vertexRow[e + 1]))
+      let r1 = Int(max(vertexRow[e], vertexRow[e + 1]))
       for r in r0...r1 { rowEdges[r].append(Int32(e)) }
     }
     for r in 0..<Self.rows {
@@ -365,27 +373,29 @@ public struct ThreeWordGazetteer: Sendable {
     var near = [Bool](repeating: false, count: columns * rows)
     let theta = nearestPlaceRadius / DistanceMetric.geodesic.lowerBoundRadius
     let dLat = theta * 180 / .pi
-    for p in points {
-      let south = p.latitude - dLat
-      let north = p.latitude + dLat
-      let cosMax = cos(min(90, max(abs(south), abs(north))) * .pi / 180)
-      let ratio = sin(theta / 2) / cosMax
-      let dLng = ratio >= 1 ? 360 : 2 * asin(ratio) * 180 / .pi
-      let r0 = row(south)
-      let r1 = row(north)
-      var spans: [(Int, Int)] = []
-      if dLng >= 180 {
-        spans = [(0, columns - 1)]
-      } else {
-        let west = p.longitude - dLng
-        let east = p.longitude + dLng
-        spans.append((column(max(-180, west)), column(min(180, east))))
-        if west < -180 { spans.append((column(west + 360), columns - 1)) }
-        if east > 180 { spans.append((0, column(east - 360))) }
-      }
-      for r in r0...r1 {
-        for (c0, c1) in spans {
+    let sinHalfTheta = sin(theta / 2)
+    near.withUnsafeMutableBufferPointer { near in
+      func mark(rows r0: Int, _ r1: Int, columns c0: Int, _ c1: Int) {
+        for r in r0...r1 {
           for c in c0...c1 { near[r * columns + c] = true }
+        }
+      }
+      for p in points {
+        let south = p.latitude - dLat
+        let north = p.latitude + dLat
+        let cosMax = cos(min(90, max(abs(south), abs(north))) * .pi / 180)
+        let ratio = sinHalfTheta / cosMax
+        let dLng = ratio >= 1 ? 360 : 2 * asin(ratio) * 180 / .pi
+        let r0 = row(south)
+        let r1 = row(north)
+        if dLng >= 180 {
+          mark(rows: r0, r1, columns: 0, columns - 1)
+        } else {
+          let west = p.longitude - dLng
+          let east = p.longitude + dLng
+          mark(rows: r0, r1, columns: column(max(-180, west)), column(min(180, east)))
+          if west < -180 { mark(rows: r0, r1, columns: column(west + 360), columns - 1) }
+          if east > 180 { mark(rows: r0, r1, columns: 0, column(east - 360)) }
         }
       }
     }

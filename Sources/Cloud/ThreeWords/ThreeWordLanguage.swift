@@ -94,7 +94,7 @@ struct ThreeWordCodec: Sendable {
   /// The square's address as text, or `nil` outside the coverage.
   func words(of square: GridSquare) -> String? {
     guard let (a, b, c) = wordIDs(of: square) else { return nil }
-    return words.word(a) + "." + words.word(b) + "." + words.word(c)
+    return words.address(a, b, c)
   }
 }
 

@@ -140,10 +140,10 @@ struct WordList: Sendable {
             "\(name):\(lineNumber): '\(String(decoding: word, as: UTF8.self))' \(what)")
         }
         if count > 0 {
-          let previous = UnsafeBufferPointer(
-            rebasing: values[Int(valueStart[count - 1])..<first])
-          let current = UnsafeBufferPointer(rebasing: values[first..<valueCount])
-          guard previous.lexicographicallyPrecedes(current) else {
+          guard
+            Self.precedes(
+              values, Int(valueStart[count - 1])..<first, first..<valueCount)
+          else {
             throw problem("is out of order or repeated")
           }
         }
@@ -171,6 +171,18 @@ struct WordList: Sendable {
       scalarStart = Array(valueStart[...count])
       self.hashes = Array(hashes[..<count])
       self.slots = Array(slots)
+    }
+
+    /// Whether `values[a]` comes before `values[b]` in code-point order.
+    @inline(__always)
+    private static func precedes(
+      _ values: UnsafeMutableBufferPointer<UInt32>, _ a: Range<Int>, _ b: Range<Int>
+    ) -> Bool {
+      let common = min(a.count, b.count)
+      for k in 0..<common where values[a.lowerBound + k] != values[b.lowerBound + k] {
+        return values[a.lowerBound + k] < values[b.lowerBound + k]
+      }
+      return a.count < b.count
     }
   }
 
@@ -228,6 +240,30 @@ struct WordList: Sendable {
       String(
         decoding: UnsafeBufferPointer(rebasing: utf8[Int(utf8Start[id])..<Int(utf8Start[id + 1])]),
         as: UTF8.self)
+    }
+  }
+
+  /// Words `a`, `b` and `c` joined by dots, spelt in one go.
+  func address(_ a: Int, _ b: Int, _ c: Int) -> String {
+    utf8.withUnsafeBufferPointer { utf8 in
+      let parts = [a, b, c].map { id in
+        UnsafeBufferPointer(rebasing: utf8[Int(utf8Start[id])..<Int(utf8Start[id + 1])])
+      }
+      return String(
+        unsafeUninitializedCapacity: parts[0].count + parts[1].count + parts[2].count + 2
+      ) {
+        out in
+        var n = 0
+        for (k, part) in parts.enumerated() {
+          if k > 0 {
+            out[n] = UInt8(ascii: ".")
+            n += 1
+          }
+          _ = UnsafeMutableBufferPointer(rebasing: out[n...]).initialize(fromContentsOf: part)
+          n += part.count
+        }
+        return n
+      }
     }
   }
 
