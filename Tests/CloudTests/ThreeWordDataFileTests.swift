@@ -58,6 +58,22 @@ import Testing
     #expect(Set(rings.map(\.country)).count == 249)
   }
 
+  @Test func theBundledGazetteerOnTheViewersBordersAnswersAsOneReadFromItsFolder() throws {
+    let shared = try ThreeWordGazetteer.bundled()
+    let read = try ThreeWordGazetteer(directory: ThreeWordGazetteer.bundledDirectory())
+    #expect(shared.countryCodes == read.countryCodes)
+    var random = SplitMix64(seed: 11)
+    for _ in 0..<2_000 {
+      let point = try Coordinate(
+        latitude: Double.random(in: -60...75, using: &random),
+        longitude: Double.random(in: -180...180, using: &random))
+      #expect(shared.country(at: point) == read.country(at: point))
+      #expect(
+        shared.nearestPlace(to: point, language: "ja")
+          == read.nearestPlace(to: point, language: "ja"))
+    }
+  }
+
   // MARK: places.tsv
 
   @Test func aPlaceLineIsNameJapaneseNameLatitudeAndLongitude() throws {
