@@ -266,26 +266,37 @@ public struct ThreeWordGazetteer: Sendable {
     }
 
     // Two passes: count (cell, edge) pairs, then place them; `stamp` drops repeats of an edge.
+    // (The tables are written through buffer pointers: these loops run for every edge.)
     var counts = [Int32](repeating: 0, count: cellCount + 1)
     var stamp = [Int32](repeating: -1, count: cellCount)
-    for e in 0..<max(0, x.count - 1) where edgeCountry[e] >= 0 {
-      cells(of: e) { cell in
-        if stamp[cell] != Int32(e) {
-          stamp[cell] = Int32(e)
-          counts[cell + 1] += 1
+    counts.withUnsafeMutableBufferPointer { counts in
+      stamp.withUnsafeMutableBufferPointer { stamp in
+        for e in 0..<max(0, x.count - 1) where edgeCountry[e] >= 0 {
+          cells(of: e) { cell in
+            if stamp[cell] != Int32(e) {
+              stamp[cell] = Int32(e)
+              counts[cell + 1] += 1
+            }
+          }
         }
       }
+      for i in 0..<cellCount { counts[i + 1] += counts[i] }
     }
-    for i in 0..<cellCount { counts[i + 1] += counts[i] }
     var cellEdges = [Int32](repeating: 0, count: Int(counts[cellCount]))
     var cursor = Array(counts.dropLast())
     stamp = [Int32](repeating: -1, count: cellCount)
-    for e in 0..<max(0, x.count - 1) where edgeCountry[e] >= 0 {
-      cells(of: e) { cell in
-        if stamp[cell] != Int32(e) {
-          stamp[cell] = Int32(e)
-          cellEdges[Int(cursor[cell])] = Int32(e)
-          cursor[cell] += 1
+    cellEdges.withUnsafeMutableBufferPointer { cellEdges in
+      cursor.withUnsafeMutableBufferPointer { cursor in
+        stamp.withUnsafeMutableBufferPointer { stamp in
+          for e in 0..<max(0, x.count - 1) where edgeCountry[e] >= 0 {
+            cells(of: e) { cell in
+              if stamp[cell] != Int32(e) {
+                stamp[cell] = Int32(e)
+                cellEdges[Int(cursor[cell])] = Int32(e)
+                cursor[cell] += 1
+              }
+            }
+          }
         }
       }
     }
