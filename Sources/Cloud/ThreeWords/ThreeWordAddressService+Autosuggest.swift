@@ -123,8 +123,7 @@ extension ThreeWordAddressService {
     var suggestions: [ThreeWordSuggestion] = []
     for f in chosen {
       let codec = codecs[f.key.language]
-      let list = codec.words.words
-      let words = list[f.key.a] + "." + list[f.key.b] + "." + list[f.key.c]
+      let words = codec.words.address(f.key.a, f.key.b, f.key.c)
       suggestions.append(
         ThreeWordSuggestion(
           address: address(of: f.square, words: words, codec: codec),
@@ -181,7 +180,7 @@ extension ThreeWordAddressService {
     }
     // An unfinished third word: every word it starts.
     for id in list.ids(withPrefix: typed[2]).prefix(Self.autosuggestBudget * 4)
-    where list.scalars[id] != typed[2] {
+    where !list.scalars(of: id).elementsEqual(typed[2]) {
       buckets[2][id & 3][0].append(id)
     }
     var decoded = 0

@@ -70,11 +70,21 @@ public struct ThreeWordGazetteer: Sendable {
   /// No borders and no places: every point is in `ZZ` and near no place.
   public static let empty = ThreeWordGazetteer(rings: [], places: [])
 
+  // The borders are those the viewer draws, so a process that does both reads them once.
   private static let cached = Result { () throws(CloudError) -> ThreeWordGazetteer in
+    let rings = try CountryBorderRing.bundled()
+    let places = try read(bundledDirectory().appendingPathComponent("places.tsv"))
+    return try ThreeWordGazetteer(rings: rings, places: Self.places(placesText: places))
+  }
+
+  /// The folder of the borders and places shipped with GeoSim, for reading them afresh.
+  ///
+  /// - Throws: ``CloudError`` when the bundle has no such folder.
+  public static func bundledDirectory() throws(CloudError) -> URL {
     guard let url = Bundle.module.url(forResource: "places", withExtension: nil) else {
       throw CloudError(.invalidData, "the bundled places folder is missing")
     }
-    return try ThreeWordGazetteer(directory: url)
+    return url
   }
 
   /// The borders and places shipped with GeoSim, read on first use and shared afterwards.
@@ -85,20 +95,100 @@ public struct ThreeWordGazetteer: Sendable {
   public init(directory: URL) throws(CloudError) {
     let countries = try Self.read(directory.appendingPathComponent("countries.txt"))
     let placesText = try Self.read(directory.appendingPathComponent("places.tsv"))
-    let rings = try CountryBorderRing.rings(countriesText: countries).map { ring in
-      (code: ring.country, points: Array(zip(ring.longitudes, ring.latitudes)))
+    let rings = try CountryBorderRing.rings(countriesText: countries)
+    let places = try Self.places(placesText: placesText)
+    self.init(rings: rings, places: places)
+  }
+
+  /// Reads `places.tsv`: one place per line, `name TAB ja TAB lat TAB lng`; blank lines are
+  /// ignored.
+  ///
+  /// - Complexity: O(bytes), reading the UTF-8 in place.
+  static func places(
+    placesText text: String
+  ) throws(CloudError) -> [(name: String, japanese: String, point: Coordinate)] {
+    var text = text
+    let parsed = text.withUTF8 { bytes in
+      Result { () throws(CloudError) in try places(placesUTF8: bytes) }
     }
+    return try parsed.get()
+  }
+
+  private static func places(
+    placesUTF8 bytes: UnsafeBufferPointer<UInt8>
+  ) throws(CloudError) -> [(name: String, japanese: String, point: Coordinate)] {
+    let tab = UInt8(ascii: "\t")
     var places: [(name: String, japanese: String, point: Coordinate)] = []
-    for (n, line) in placesText.split(separator: "\n").enumerated() {
-      let fields = line.split(separator: "\t", omittingEmptySubsequences: false)
-      guard fields.count == 4, let lat = Double(fields[2]), let lng = Double(fields[3]),
+    places.reserveCapacity(bytes.reduce(1) { $1 == 0x0A ? $0 + 1 : $0 })
+    var lineNumber = 0
+    var start = 0
+    while start < bytes.count {
+      var end = start
+      while end < bytes.count, bytes[end] != 0x0A { end += 1 }
+      defer { start = end + 1 }
+      if end == start { continue }
+      lineNumber += 1
+      // The four fields' bounds: `cut[k] ..< cut[k + 1] - 1`, the last ending at `end`.
+      var cuts = (start, 0, 0, 0)
+      var fields = 1
+      for i in start..<end where bytes[i] == tab {
+        switch fields {
+        case 1: cuts.1 = i + 1
+        case 2: cuts.2 = i + 1
+        case 3: cuts.3 = i + 1
+        default: break
+        }
+        fields += 1
+      }
+      func field(_ from: Int, _ to: Int) -> UnsafeBufferPointer<UInt8> {
+        UnsafeBufferPointer(rebasing: bytes[from..<to])
+      }
+      guard fields == 4, let lat = decimal(field(cuts.2, cuts.3 - 1)),
+        let lng = decimal(field(cuts.3, end)),
         let point = try? Coordinate(latitude: lat, longitude: lng)
       else {
-        throw CloudError(.invalidData, "places.tsv line \(n + 1): expected name, ja, lat, lng")
+        throw CloudError(
+          .invalidData, "places.tsv line \(lineNumber): expected name, ja, lat, lng")
       }
-      places.append((String(fields[0]), String(fields[1]), point))
+      places.append(
+        (
+          String(decoding: field(cuts.0, cuts.1 - 1), as: UTF8.self),
+          String(decoding: field(cuts.1, cuts.2 - 1), as: UTF8.self), point
+        ))
     }
-    self.init(rings: rings, places: places)
+    return places
+  }
+
+  /// The decimal as `Double(_:)` reads it, or `nil`.
+  ///
+  /// A plain decimal of at most 15 digits (`-12.3456`) is its digits as an integer divided by
+  /// a power of ten: both exact in a `Double`, so the one rounding of the division gives the
+  /// correctly rounded value, as `Double(_:)` does. Anything else goes to `Double(_:)`.
+  static func decimal(_ utf8: UnsafeBufferPointer<UInt8>) -> Double? {
+    var i = 0
+    let negative = i < utf8.count && utf8[i] == UInt8(ascii: "-")
+    if negative { i += 1 }
+    var mantissa: Int64 = 0
+    var digits = 0
+    var fraction = -1
+    while i < utf8.count {
+      let byte = utf8[i]
+      if byte == UInt8(ascii: "."), fraction < 0, digits > 0 {
+        fraction = 0
+      } else if byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9"), digits < 15 {
+        mantissa = mantissa * 10 + Int64(byte - UInt8(ascii: "0"))
+        digits += 1
+        if fraction >= 0 { fraction += 1 }
+      } else {
+        return Double(String(decoding: utf8, as: UTF8.self))
+      }
+      i += 1
+    }
+    guard digits > 0, fraction != 0 else { return Double(String(decoding: utf8, as: UTF8.self)) }
+    var scale = 1.0
+    for _ in 0..<max(0, fraction) { scale *= 10 }
+    let magnitude = Double(mantissa) / scale
+    return negative ? -magnitude : magnitude
   }
 
   private static func read(_ url: URL) throws(CloudError) -> String {
@@ -112,50 +202,53 @@ public struct ThreeWordGazetteer: Sendable {
   /// Builds the index from rings (longitude, latitude in degrees; each closes on its first
   /// point; a country's rings are read with the even-odd rule, earlier countries winning where
   /// two overlap) and places (name, Japanese name or empty, position).
-  init(
-    rings: [(code: String, points: [(Double, Double)])],
-    places: [(name: String, japanese: String, point: Coordinate)]
-  ) {
+  init(rings: [CountryBorderRing], places: [(name: String, japanese: String, point: Coordinate)]) {
     var codes: [String] = []
     var codeIndex: [String: Int16] = [:]
     var x: [Double] = []
     var y: [Double] = []
     var edgeCountry: [Int16] = []
+    let vertexCount = rings.reduce(0) { $0 + $1.longitudes.count + 1 }
+    x.reserveCapacity(vertexCount)
+    y.reserveCapacity(vertexCount)
+    edgeCountry.reserveCapacity(vertexCount)
     for ring in rings {
       let country: Int16
-      if let known = codeIndex[ring.code] {
+      if let known = codeIndex[ring.country] {
         country = known
       } else {
         country = Int16(codes.count)
-        codeIndex[ring.code] = country
-        codes.append(ring.code)
+        codeIndex[ring.country] = country
+        codes.append(ring.country)
       }
-      for p in ring.points {
-        x.append(p.0)
-        y.append(p.1)
-        edgeCountry.append(country)
-      }
-      x.append(ring.points[0].0)
-      y.append(ring.points[0].1)
+      x.append(contentsOf: ring.longitudes)
+      y.append(contentsOf: ring.latitudes)
+      edgeCountry.append(contentsOf: repeatElement(country, count: ring.longitudes.count))
+      x.append(ring.longitudes[0])
+      y.append(ring.latitudes[0])
       edgeCountry.append(-1)  // the closing vertex starts no edge
     }
     let cellCount = Self.columns * Self.rows
+    // Each vertex's column and row, once: as `column` and `row` never decrease, an edge's
+    // extreme cells are those of its ends.
+    let vertexColumn = x.map { Int32(Self.column($0)) }
+    let vertexRow = y.map { Int32(Self.row($0)) }
 
     // Cells touched by each edge (a superset is harmless: extra edges are simply not crossed).
     func cells(of e: Int, _ visit: (Int) -> Void) {
-      let x0 = x[e]
-      let y0 = y[e]
-      let x1 = x[e + 1]
-      let y1 = y[e + 1]
-      let c0 = Self.column(min(x0, x1))
-      let c1 = Self.column(max(x0, x1))
-      let r0 = Self.row(min(y0, y1))
-      let r1 = Self.row(max(y0, y1))
+      let c0 = Int(min(vertexColumn[e], vertexColumn[e + 1]))
+      let c1 = Int(max(vertexColumn[e], vertexColumn[e + 1]))
+      let r0 = Int(min(vertexRow[e], vertexRow[e + 1]))
+      let r1 = Int(max(vertexRow[e], vertexRow[e + 1]))
       if (c1 - c0 + 1) * (r1 - r0 + 1) <= 9 {
         for r in r0...r1 { for c in c0...c1 { visit(r * Self.columns + c) } }
         return
       }
       // A long edge: walk it in steps of a quarter cell, with each step's neighbours.
+      let x0 = x[e]
+      let y0 = y[e]
+      let x1 = x[e + 1]
+      let y1 = y[e + 1]
       let steps = Int((max(abs(x1 - x0), abs(y1 - y0)) / (Self.cellSize / 4)).rounded(.up))
       var last = -1
       for s in 0...steps {
@@ -173,26 +266,37 @@ public struct ThreeWordGazetteer: Sendable {
     }
 
     // Two passes: count (cell, edge) pairs, then place them; `stamp` drops repeats of an edge.
+    // (The tables are written through buffer pointers: these loops run for every edge.)
     var counts = [Int32](repeating: 0, count: cellCount + 1)
     var stamp = [Int32](repeating: -1, count: cellCount)
-    for e in 0..<max(0, x.count - 1) where edgeCountry[e] >= 0 {
-      cells(of: e) { cell in
-        if stamp[cell] != Int32(e) {
-          stamp[cell] = Int32(e)
-          counts[cell + 1] += 1
+    counts.withUnsafeMutableBufferPointer { counts in
+      stamp.withUnsafeMutableBufferPointer { stamp in
+        for e in 0..<max(0, x.count - 1) where edgeCountry[e] >= 0 {
+          cells(of: e) { cell in
+            if stamp[cell] != Int32(e) {
+              stamp[cell] = Int32(e)
+              counts[cell + 1] += 1
+            }
+          }
         }
       }
+      for i in 0..<cellCount { counts[i + 1] += counts[i] }
     }
-    for i in 0..<cellCount { counts[i + 1] += counts[i] }
     var cellEdges = [Int32](repeating: 0, count: Int(counts[cellCount]))
     var cursor = Array(counts.dropLast())
     stamp = [Int32](repeating: -1, count: cellCount)
-    for e in 0..<max(0, x.count - 1) where edgeCountry[e] >= 0 {
-      cells(of: e) { cell in
-        if stamp[cell] != Int32(e) {
-          stamp[cell] = Int32(e)
-          cellEdges[Int(cursor[cell])] = Int32(e)
-          cursor[cell] += 1
+    cellEdges.withUnsafeMutableBufferPointer { cellEdges in
+      cursor.withUnsafeMutableBufferPointer { cursor in
+        stamp.withUnsafeMutableBufferPointer { stamp in
+          for e in 0..<max(0, x.count - 1) where edgeCountry[e] >= 0 {
+            cells(of: e) { cell in
+              if stamp[cell] != Int32(e) {
+                stamp[cell] = Int32(e)
+                cellEdges[Int(cursor[cell])] = Int32(e)
+                cursor[cell] += 1
+              }
+            }
+          }
         }
       }
     }
@@ -222,8 +326,8 @@ public struct ThreeWordGazetteer: Sendable {
     var cellFill = [Int16](repeating: -1, count: cellCount)
     var rowEdges = [[Int32]](repeating: [], count: Self.rows)
     for e in 0..<max(0, x.count - 1) where edgeCountry[e] >= 0 {
-      let r0 = Self.row(min(y[e], y[e + 1]))
-      let r1 = Self.row(max(y[e], y[e + 1]))
+      let r0 = Int(min(vertexRow[e], vertexRow[e + 1]))
+      let r1 = Int(max(vertexRow[e], vertexRow[e + 1]))
       for r in r0...r1 { rowEdges[r].append(Int32(e)) }
     }
     for r in 0..<Self.rows {
@@ -280,39 +384,44 @@ public struct ThreeWordGazetteer: Sendable {
     var near = [Bool](repeating: false, count: columns * rows)
     let theta = nearestPlaceRadius / DistanceMetric.geodesic.lowerBoundRadius
     let dLat = theta * 180 / .pi
-    for p in points {
-      let south = p.latitude - dLat
-      let north = p.latitude + dLat
-      let cosMax = cos(min(90, max(abs(south), abs(north))) * .pi / 180)
-      let ratio = sin(theta / 2) / cosMax
-      let dLng = ratio >= 1 ? 360 : 2 * asin(ratio) * 180 / .pi
-      let r0 = row(south)
-      let r1 = row(north)
-      var spans: [(Int, Int)] = []
-      if dLng >= 180 {
-        spans = [(0, columns - 1)]
-      } else {
-        let west = p.longitude - dLng
-        let east = p.longitude + dLng
-        spans.append((column(max(-180, west)), column(min(180, east))))
-        if west < -180 { spans.append((column(west + 360), columns - 1)) }
-        if east > 180 { spans.append((0, column(east - 360))) }
-      }
-      for r in r0...r1 {
-        for (c0, c1) in spans {
+    let sinHalfTheta = sin(theta / 2)
+    near.withUnsafeMutableBufferPointer { near in
+      func mark(rows r0: Int, _ r1: Int, columns c0: Int, _ c1: Int) {
+        for r in r0...r1 {
           for c in c0...c1 { near[r * columns + c] = true }
+        }
+      }
+      for p in points {
+        let south = p.latitude - dLat
+        let north = p.latitude + dLat
+        let cosMax = cos(min(90, max(abs(south), abs(north))) * .pi / 180)
+        let ratio = sinHalfTheta / cosMax
+        let dLng = ratio >= 1 ? 360 : 2 * asin(ratio) * 180 / .pi
+        let r0 = row(south)
+        let r1 = row(north)
+        if dLng >= 180 {
+          mark(rows: r0, r1, columns: 0, columns - 1)
+        } else {
+          let west = p.longitude - dLng
+          let east = p.longitude + dLng
+          mark(rows: r0, r1, columns: column(max(-180, west)), column(min(180, east)))
+          if west < -180 { mark(rows: r0, r1, columns: column(west + 360), columns - 1) }
+          if east > 180 { mark(rows: r0, r1, columns: 0, column(east - 360)) }
         }
       }
     }
     return near
   }
 
+  // Truncation toward zero rounds down where it matters: below 0 both clamp to column 0.
+  @inline(__always)
   static func column(_ longitude: Double) -> Int {
-    min(columns - 1, max(0, Int(((longitude + 180) / cellSize).rounded(.down))))
+    min(columns - 1, max(0, Int((longitude + 180) / cellSize)))
   }
 
+  @inline(__always)
   static func row(_ latitude: Double) -> Int {
-    min(rows - 1, max(0, Int(((latitude + 90) / cellSize).rounded(.down))))
+    min(rows - 1, max(0, Int((latitude + 90) / cellSize)))
   }
 
   static func centreLongitude(column: Int) -> Double { -180 + (Double(column) + 0.5) * cellSize }

@@ -52,7 +52,7 @@ struct ThreeWordCodec: Sendable {
     for m in sizes where m * m * m < perColour {
       throw CloudError(
         .invalidData,
-        "language \(language.code): \(words.words.count) words give \(m)³ triples per colour, "
+        "language \(language.code): \(words.count) words give \(m)³ triples per colour, "
           + "fewer than its \(perColour) squares per colour")
     }
     var codeKey: UInt64 = key
@@ -94,7 +94,7 @@ struct ThreeWordCodec: Sendable {
   /// The square's address as text, or `nil` outside the coverage.
   func words(of square: GridSquare) -> String? {
     guard let (a, b, c) = wordIDs(of: square) else { return nil }
-    return words.words[a] + "." + words.words[b] + "." + words.words[c]
+    return words.address(a, b, c)
   }
 }
 
@@ -112,11 +112,19 @@ public struct ThreeWordLanguages: Sendable {
   /// Also reads the bundled borders and places (``ThreeWordGazetteer/bundled()``) that services
   /// use by default, so that unreadable data is this call's error, not a service's surprise.
   public static func bundled(key: UInt64 = standardKey) throws(CloudError) -> ThreeWordLanguages {
+    let url = try bundledDirectory()
+    _ = try ThreeWordGazetteer.bundled()
+    return try ThreeWordLanguages(directory: url, key: key)
+  }
+
+  /// The folder of the languages shipped with GeoSim, for reading them afresh.
+  ///
+  /// - Throws: ``CloudError`` when the bundle has no such folder.
+  public static func bundledDirectory() throws(CloudError) -> URL {
     guard let url = Bundle.module.url(forResource: "languages", withExtension: nil) else {
       throw CloudError(.invalidData, "the bundled languages folder is missing")
     }
-    _ = try ThreeWordGazetteer.bundled()
-    return try ThreeWordLanguages(directory: url, key: key)
+    return url
   }
 
   /// Reads `languages.json` and the word files it names from `directory`.
@@ -179,7 +187,7 @@ public struct ThreeWordLanguages: Sendable {
       }
       let words = try WordList(text: text, name: file)
       let language = ThreeWordLanguage(
-        code: code, name: name, nativeName: nativeName, wordCount: words.words.count,
+        code: code, name: name, nativeName: nativeName, wordCount: words.count,
         coverage: (south, west, north, east))
       codecs[code] = try ThreeWordCodec(language: language, words: words, key: key)
     }

@@ -9,6 +9,9 @@ import SimKernel
 /// Encode and decode run over 4,096 seeded random points worldwide (English) and around Japan
 /// (Japanese); autosuggest gets an address near Shibuya with one word misspelt, or with only
 /// two letters (or one) of its third word, and a focus at Shibuya.
+///
+/// Loading (target ≤ 50 ms): the languages and the gazetteer read afresh from the bundled
+/// folders, and the country borders alone, against reading the files' bytes.
 enum ThreeWordBenchSuite {
   static func run(_ bench: inout Bench) throws {
     let service = ThreeWordAddressService(languages: try ThreeWordLanguages.bundled())
@@ -63,6 +66,74 @@ enum ThreeWordBenchSuite {
       blackHole(sum)
     }
     try autosuggestCases(&bench, service, &random)
+    try loadCases(&bench)
+  }
+
+  /// The load rows: everything a three-word scenario reads, built from the bundled folders
+  /// without the per-process cache, against reading the same files' bytes (the I/O floor); and
+  /// the country borders alone, which every replay viewer reads.
+  static func loadCases(_ bench: inout Bench) throws {
+    let languagesFolder = try ThreeWordLanguages.bundledDirectory()
+    let placesFolder = try ThreeWordGazetteer.bundledDirectory()
+    let files =
+      ["languages.json", "en.txt", "ja.txt"].map { languagesFolder.appendingPathComponent($0) }
+      + ["countries.txt", "places.tsv"].map { placesFolder.appendingPathComponent($0) }
+    let countriesFile = placesFolder.appendingPathComponent("countries.txt")
+    // What the shipped data holds: a load that answers otherwise is not the load being timed.
+    func check(_ languages: ThreeWordLanguages, _ gazetteer: ThreeWordGazetteer) throws {
+      let counts = languages.languages.map { "\($0.code) \($0.wordCount)" }
+      guard counts == ["en 112447", "ja 33103"], gazetteer.countryCodes.count == 249 else {
+        throw BenchCheckFailure(
+          "3wa.load: read \(counts) and \(gazetteer.countryCodes.count) countries; expected "
+            + "[en 112447, ja 33103] and 249 countries")
+      }
+    }
+    try check(
+      ThreeWordLanguages(directory: languagesFolder), ThreeWordGazetteer(directory: placesFolder))
+    guard try CountryBorderRing.rings(contentsOf: countriesFile).count == 10_140 else {
+      throw BenchCheckFailure("3wa.load.borders: expected the 10,140 rings of countries.txt")
+    }
+    var readFailed = false
+    bench.measure("3wa.load.read-bytes") { n in
+      var sum = 0
+      for _ in 0..<n {
+        for file in files {
+          guard let data = try? Data(contentsOf: file) else {
+            readFailed = true
+            continue
+          }
+          sum &+= data.count
+        }
+      }
+      blackHole(sum)
+    }
+    var loaded: [(ThreeWordLanguages, ThreeWordGazetteer)] = []
+    bench.measure("3wa.load", baseline: "3wa.load.read-bytes") { n in
+      for _ in 0..<n {
+        do {
+          let languages = try ThreeWordLanguages(directory: languagesFolder)
+          let gazetteer = try ThreeWordGazetteer(directory: placesFolder)
+          if loaded.isEmpty { loaded.append((languages, gazetteer)) }
+        } catch {
+          readFailed = true
+        }
+      }
+    }
+    bench.measure("3wa.load.borders", baseline: "3wa.load.read-bytes") { n in
+      var sum = 0
+      for _ in 0..<n {
+        guard let rings = try? CountryBorderRing.rings(contentsOf: countriesFile) else {
+          readFailed = true
+          continue
+        }
+        sum &+= rings.count
+      }
+      blackHole(sum)
+    }
+    guard !readFailed, let (languages, gazetteer) = loaded.first else {
+      throw BenchCheckFailure("3wa.load: a bundled data file could not be read while timing")
+    }
+    try check(languages, gazetteer)
   }
 
   private static func autosuggestCases(
