@@ -52,7 +52,8 @@ enum ReplayBenchSuite {
       blackHole(valid)
     }
     bench.measure(
-      "walk-1h.arrival-alarm", baseline: "walk-1h.sensor-only", maximumIterations: 1
+      "walk-1h.arrival-alarm", baseline: "walk-1h.sensor-only", target: "≤ 20 ms",
+      maximumIterations: 1
     ) { _ in
       let run = try? ScenarioRun(walk, catalog: .referenceApps, resources: resources)
       blackHole(run?.result.passed ?? false)
@@ -88,7 +89,7 @@ enum ReplayBenchSuite {
     }
     ReportBenchSuite.recordJobs(
       &bench, samples, as: "scenarios-folder.workers", baseline: "scenarios-folder.in-process",
-      perOperation: 1, unit: "ns/op")
+      perOperation: 1, unit: "ns/op", targets: (nil, "≤ 0.3 s", nil))
     bench.record("scenarios-folder.count", unit: "scenarios", value: Double(scenarios.count))
   }
 
@@ -135,7 +136,7 @@ enum ReplayBenchSuite {
     for (name, samples) in [("events-jsonl", written), ("events-streamed", streamed)] {
       bench.record(
         "drive-24h.\(name)-share", unit: "%",
-        value: 100 * (median(samples) - median(plain)) / median(samples))
+        value: 100 * (median(samples) - median(plain)) / median(samples), target: "≤ 15 %")
     }
     bench.record("drive-24h.entries", unit: "entries", value: Double(entries))
   }

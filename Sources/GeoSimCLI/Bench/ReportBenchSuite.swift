@@ -165,7 +165,8 @@ enum ReportBenchSuite {
     }
     Self.recordJobs(
       &bench, samples, as: "sweep.arrival-alarm-1000", baseline: "sweep.one-run.in-process",
-      perOperation: runs, unit: "ns/run")
+      perOperation: runs, unit: "ns/run",
+      targets: ("≤ 60 ms (60 s in all)", "≤ 2.5 ms (2.5 s for 1,000 runs)", "≥ 1.8×"))
   }
 
   /// Times `body(1)` and `body(2)` (one worker process, then two) `rounds` times each,
@@ -186,13 +187,19 @@ enum ReportBenchSuite {
   /// gains, the median with one worker over the median with two.
   static func recordJobs(
     _ bench: inout Bench, _ samples: [[Double]], as name: String, baseline: String,
-    perOperation: Double, unit: String
+    perOperation: Double, unit: String,
+    targets: (jobs1: String?, jobs2: String?, speedup: String?) = (nil, nil, nil)
   ) {
     let perUnit = samples.map { $0.map { $0 / perOperation } }
-    bench.record(samples: perUnit[0], as: "\(name).jobs-1", unit: unit, baseline: baseline)
-    bench.record(samples: perUnit[1], as: "\(name).jobs-2", unit: unit, baseline: baseline)
+    bench.record(
+      samples: perUnit[0], as: "\(name).jobs-1", unit: unit, baseline: baseline,
+      target: targets.jobs1)
+    bench.record(
+      samples: perUnit[1], as: "\(name).jobs-2", unit: unit, baseline: baseline,
+      target: targets.jobs2)
     let median = { (samples: [Double]) in samples.sorted()[samples.count / 2] }
     bench.record(
-      "\(name).speedup", unit: "x (jobs 1/2)", value: median(samples[0]) / median(samples[1]))
+      "\(name).speedup", unit: "x (jobs 1/2)", value: median(samples[0]) / median(samples[1]),
+      target: targets.speedup)
   }
 }

@@ -30,35 +30,43 @@ enum ThreeWordBenchSuite {
         table[String(word)] = table.count
       }
     }
-    bench.measure("3wa.lookup-3-words") { n in
+    bench.measure("3wa.lookup-3-words", inputs: 4_096) { n in
       var sum = 0
       for i in 0..<n {
         for word in english[i & 4_095].split(separator: ".") { sum &+= table[String(word)] ?? 0 }
       }
       blackHole(sum)
     }
-    bench.measure("3wa.encode.en", baseline: "3wa.lookup-3-words") { n in
+    bench.measure(
+      "3wa.encode.en", baseline: "3wa.lookup-3-words", target: "≤ 2 µs", inputs: 4_096
+    ) { n in
       var sum = 0
       for i in 0..<n {
         sum &+= (try? service.convertTo3wa(world[i & 4_095]))?.words.utf8.count ?? 0
       }
       blackHole(sum)
     }
-    bench.measure("3wa.decode.en", baseline: "3wa.lookup-3-words") { n in
+    bench.measure(
+      "3wa.decode.en", baseline: "3wa.lookup-3-words", target: "≤ 2 µs", inputs: 4_096
+    ) { n in
       var sum = 0.0
       for i in 0..<n {
         sum += (try? service.convertToCoordinates(english[i & 4_095]))?.square.south ?? 0
       }
       blackHole(sum)
     }
-    bench.measure("3wa.encode.ja", baseline: "3wa.lookup-3-words") { n in
+    bench.measure(
+      "3wa.encode.ja", baseline: "3wa.lookup-3-words", target: "≤ 2 µs", inputs: 4_096
+    ) { n in
       var sum = 0
       for i in 0..<n {
         sum &+= (try? service.convertTo3wa(japan[i & 4_095], language: "ja"))?.words.utf8.count ?? 0
       }
       blackHole(sum)
     }
-    bench.measure("3wa.decode.ja", baseline: "3wa.lookup-3-words") { n in
+    bench.measure(
+      "3wa.decode.ja", baseline: "3wa.lookup-3-words", target: "≤ 2 µs", inputs: 4_096
+    ) { n in
       var sum = 0.0
       for i in 0..<n {
         sum += (try? service.convertToCoordinates(japanese[i & 4_095]))?.square.south ?? 0
@@ -108,7 +116,7 @@ enum ThreeWordBenchSuite {
       blackHole(sum)
     }
     var loaded: [(ThreeWordLanguages, ThreeWordGazetteer)] = []
-    bench.measure("3wa.load", baseline: "3wa.load.read-bytes") { n in
+    bench.measure("3wa.load", baseline: "3wa.load.read-bytes", target: "≤ 50 ms") { n in
       for _ in 0..<n {
         do {
           let languages = try ThreeWordLanguages(directory: languagesFolder)
@@ -158,21 +166,27 @@ enum ThreeWordBenchSuite {
       parts[w] = String(letters)
       misspelt.append(parts.joined(separator: "."))
     }
-    bench.measure("3wa.autosuggest.misspelt", baseline: "3wa.lookup-3-words") { n in
+    bench.measure(
+      "3wa.autosuggest.misspelt", baseline: "3wa.lookup-3-words", target: "≤ 1 ms"
+    ) { n in
       var sum = 0
       for i in 0..<n {
         sum &+= (try? service.autosuggest(misspelt[i & 255], options: options))?.count ?? 0
       }
       blackHole(sum)
     }
-    bench.measure("3wa.autosuggest.partial", baseline: "3wa.lookup-3-words") { n in
+    bench.measure(
+      "3wa.autosuggest.partial", baseline: "3wa.lookup-3-words", target: "≤ 1 ms"
+    ) { n in
       var sum = 0
       for i in 0..<n {
         sum &+= (try? service.autosuggest(partial[i & 255], options: options))?.count ?? 0
       }
       blackHole(sum)
     }
-    bench.measure("3wa.autosuggest.one-letter", baseline: "3wa.lookup-3-words") { n in
+    bench.measure(
+      "3wa.autosuggest.one-letter", baseline: "3wa.lookup-3-words", target: "≤ 1 ms"
+    ) { n in
       var sum = 0
       for i in 0..<n {
         sum &+= (try? service.autosuggest(oneLetter[i & 255], options: options))?.count ?? 0
