@@ -11,17 +11,16 @@ run: setup
 	swift build -c release --product geosim
 	.build/release/geosim replay Scenarios --out Reports/replay
 
-# The benchmark suites (release build); targets and figures are in the README.
+# The benchmark suites (release build): each suite's rows as JSON in .build/bench/<suite>.json,
+# then the README's table of measured figures rewritten from them (scripts/bench-table).
+BENCH_SUITES = geo kernel device map trace cloud replay report
 bench: setup
 	swift build -c release --product geosim
-	.build/release/geosim bench geo
-	.build/release/geosim bench kernel
-	.build/release/geosim bench device
-	.build/release/geosim bench map
-	.build/release/geosim bench trace
-	.build/release/geosim bench cloud
-	.build/release/geosim bench replay
-	.build/release/geosim bench report
+	mkdir -p .build/bench
+	for suite in $(BENCH_SUITES); do \
+	  .build/release/geosim bench $$suite --json > .build/bench/$$suite.json || exit 1; \
+	done
+	scripts/bench-table --readme README.md $(BENCH_SUITES:%=.build/bench/%.json)
 
 # The published field tests of region monitoring re-run on the simulated phone (release build),
 # published against simulated with 95 % intervals, into Reports/calibration (docs/DEVICE.md,
