@@ -243,7 +243,10 @@ public final class World {
     } catch let error as GeoError {
       throw fail("gazetteer", error.message)
     } catch {
-      throw fail("gazetteer", "\(scenario.gazetteer?.path ?? "built-in"): \(error)")
+      // The error's own sentence: its description lists a dictionary, in no fixed order.
+      throw fail(
+        "gazetteer",
+        "\(scenario.gazetteer?.path ?? "built-in"): cannot be read: \(error.localizedDescription)")
     }
 
   }
