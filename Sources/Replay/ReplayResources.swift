@@ -51,7 +51,7 @@ public final class ReplayResources: Sendable {
     return try result.get()
   }
 
-  /// The areas of the built-in gazetteer (``Gazetteer/centralTokyoFeatures(context:)``),
+  /// The areas of the built-in gazetteer (`Gazetteer.centralTokyoFeatures(context:)`),
   /// computed once in a GEOS context of their own; each world builds its gazetteer from them
   /// in its own context.
   public func centralTokyoFeatures() throws -> [GeoJSONFeature] {

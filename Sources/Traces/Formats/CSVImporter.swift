@@ -50,7 +50,7 @@ enum CSVImporter {
     for (index, name) in columnNames.enumerated() {
       if let column = names[name], columns[column] == nil { columns[column] = index }
     }
-    guard let latitudeColumn = columns[.latitude], let longitudeColumn = columns[.longitude] else {
+    guard columns[.latitude] != nil, columns[.longitude] != nil else {
       throw TraceError(
         .malformed, file: file, line: header.line,
         "expected columns named lat/latitude and lon/lng/longitude, found: "
