@@ -95,8 +95,8 @@ let package = Package(
       dependencies: ["Device", "Geo", "GeoSimFrameworks", "Replay", "SimKernel"],
       swiftSettings: [.swiftLanguageMode(.v5)]),
     .testTarget(name: "CSVTests", dependencies: ["CSV"]),
-    .testTarget(name: "SimKernelTests", dependencies: ["SimKernel"]),
-    .testTarget(name: "DeviceTests", dependencies: ["Device", "Geo", "SimKernel"]),
+    .testTarget(name: "SimKernelTests", dependencies: ["JSON", "SimKernel"]),
+    .testTarget(name: "DeviceTests", dependencies: ["Device", "Geo", "JSON", "SimKernel"]),
     .testTarget(
       name: "CloudTests", dependencies: ["Cloud", "Geo", "JSON", "Referee", "SimKernel"]),
     .testTarget(name: "RefereeTests", dependencies: ["Device", "Geo", "Referee", "SimKernel"]),

@@ -1,7 +1,7 @@
 import JSON
 import Testing
 
-/// The byte writers of large files give exactly the bytes of the text writers.
+/// The byte buffer that writers of large files use gives exactly the bytes of the text writers.
 @Suite struct JSONTextTests {
   @Test(arguments: [
     "", "home", "home \"A\"", "back\\slash", "line\nbreak\r\ttab", "\u{0}\u{1}\u{1F}\u{7F}",
@@ -10,9 +10,10 @@ import Testing
   func stringsAsBytesAreTheStringsAsText(_ s: String) {
     var text = ""
     JSONText.writeString(s, to: &text)
-    var bytes: [UInt8] = [0x2A]
-    JSONText.writeString(s, to: &bytes)
-    #expect(bytes == [0x2A] + Array(text.utf8))
+    var buffer = JSONBuffer()
+    buffer.append("*")
+    buffer.writeString(s)
+    #expect(buffer.bytes == [0x2A] + Array(text.utf8))
   }
 
   @Test(arguments: [
@@ -20,15 +21,62 @@ import Testing
     999_999_999_999_999, 1e15, -1e15, 1e21, 1.7976931348623157e308, 86_399.999999999,
   ])
   func numbersAsBytesAreTheNumbersAsText(_ n: Double) {
-    var bytes: [UInt8] = []
-    JSONText.writeNumber(n, to: &bytes)
-    #expect(String(decoding: bytes, as: UTF8.self) == JSONText.number(n))
+    var buffer = JSONBuffer()
+    buffer.writeNumber(n)
+    #expect(String(decoding: buffer.bytes, as: UTF8.self) == JSONText.number(n))
   }
 
-  @Test(arguments: [0, 7, -7, 10, 1_500_000_001, Int64.max, Int64.min])
+  @Test(arguments: [0, 7, -7, 9, 10, 99, 100, 1_500_000_001, Int64.max, Int64.min])
   func integersAsBytesAreTheirDecimalDigits(_ i: Int64) {
-    var bytes: [UInt8] = [0x2A]
-    JSONText.writeInteger(i, to: &bytes)
-    #expect(bytes == [0x2A] + Array(String(i).utf8))
+    var buffer = JSONBuffer()
+    buffer.append("*")
+    buffer.writeInteger(i)
+    #expect(buffer.bytes == [0x2A] + Array(String(i).utf8))
+  }
+
+  /// Times in nanoseconds written in seconds from their digits: around the bounds of the
+  /// digit path (10⁻³ s and 10⁶ s), with trailing zeros, negative, and a spread of others.
+  @Test func decimalsFromIntegersAreTheNumbersOfTheirDoubles() {
+    var values: [Int64] = [
+      0, 1, -1, 999_999, 1_000_000, 1_000_001, -1_000_000, 1_500_000_000, 1_500_000_001,
+      86_399_999_999_999, 999_999_999_999_999, 1_000_000_000_000_000, -999_999_999_999_999,
+      Int64.max, Int64.min, 300_000_000, 12_345_678_900, 100_000_000_000_000,
+    ]
+    // A fixed spread of others (a linear congruential walk), of every length.
+    var x: UInt64 = 12_345
+    for _ in 0..<20_000 {
+      x = x &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+      values.append(Int64(bitPattern: x) >> Int64(x % 60))
+    }
+    for scale in [1, 3, 9] {
+      var unit = 1.0
+      for _ in 0..<scale { unit *= 10 }
+      for v in values {
+        var buffer = JSONBuffer()
+        buffer.writeDecimal(v, scale: scale)
+        let expected = JSONText.number(Double(v) / unit)
+        #expect(
+          String(decoding: buffer.bytes, as: UTF8.self) == expected, "\(v) at scale \(scale)")
+      }
+    }
+  }
+
+  @Test func aBufferGrowsPastItsCapacityKeepingItsBytes() {
+    var buffer = JSONBuffer(capacity: 1)
+    var expected: [UInt8] = []
+    for i in 0..<1_000 {
+      buffer.writeInteger(Int64(i))
+      buffer.append(",")
+      expected += Array("\(i),".utf8)
+    }
+    let (count, bytes) = (buffer.count, buffer.bytes)
+    #expect(count == expected.count)
+    #expect(bytes == expected)
+    buffer.removeLast(1)
+    let shortened = buffer.bytes
+    #expect(shortened == expected.dropLast())
+    buffer.removeAll()
+    let emptied = buffer.isEmpty
+    #expect(emptied)
   }
 }

@@ -1,3 +1,4 @@
+import JSON
 import SimKernel
 import Testing
 
@@ -54,10 +55,10 @@ private struct ShapeEvent: LogEvent {
     let log = EventLog()
     log.record(ShapeEvent(), at: SimTime(nanoseconds: 1_500_000_001))
     log.record(DoorEvent.opened(door: "front \u{1}", count: -3), at: .seconds(86_400))
-    var line: [UInt8] = []
+    var line = JSONBuffer()
     EventLog.writeJSONLine(log.entries[1], to: &line)
     #expect(
-      String(decoding: line, as: UTF8.self)
+      String(decoding: line.bytes, as: UTF8.self)
         == #"{"t":86400,"ns":86400000000000,"seq":1,"source":"door","event":"opened","fields":{"door":"front \u0001","count":-3}}"#
         + "\n")
   }

@@ -1,4 +1,5 @@
 import Geo
+import JSON
 import SimKernel
 
 /// What the location service does for the app's managers (source `"location"`).
@@ -74,6 +75,23 @@ public enum LocationEvent: LogEvent, Hashable {
         LogField("timestamp", .int(fix.timestamp.nanoseconds)),
       ]
     }
+  }
+
+  /// Writes ``fields``; a fix, the event of a fix a second, is written without building them.
+  public func writeFields(to out: inout JSONBuffer) {
+    guard case .didUpdateLocations(let manager, let fix) = self else {
+      return EventLog.writeFields(fields, to: &out)
+    }
+    out.append("\"manager\":")
+    out.writeInteger(Int64(manager))
+    out.append(",\"latitude\":")
+    EventLog.writeValue(.double(fix.coordinate.latitude), to: &out)
+    out.append(",\"longitude\":")
+    EventLog.writeValue(.double(fix.coordinate.longitude), to: &out)
+    out.append(",\"horizontalAccuracy\":")
+    EventLog.writeValue(.double(fix.horizontalAccuracy), to: &out)
+    out.append(",\"timestamp\":")
+    out.writeInteger(fix.timestamp.nanoseconds)
   }
 }
 

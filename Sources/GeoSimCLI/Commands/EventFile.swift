@@ -1,4 +1,5 @@
 import Foundation
+import JSON
 import SimKernel
 import Synchronization
 
@@ -33,7 +34,7 @@ final class EventFile {
   }
 
   deinit {
-    if isOpen { pendingEvents.withLock { $0.close() } }
+    if isOpen { _ = pendingEvents.withLock { $0.close() } }
   }
 
   /// Adds `entry`'s line.
@@ -105,33 +106,29 @@ private func writePendingOnSignal(_ signal: Int32) {
 private let pendingEvents = Mutex(PendingEvents())
 
 /// What ``pendingEvents`` holds.
-private struct PendingEvents {
+private struct PendingEvents: ~Copyable {
   var descriptor: Int32 = -1
   /// The lines not written yet; its storage is kept from piece to piece (a line longer than
   /// the slack grows it once).
-  var bytes: [UInt8] = []
+  var bytes = JSONBuffer(capacity: EventFile.capacity + (1 << 14))
   /// The `errno` of the first write that failed, or 0; later lines are dropped.
   var failure: Int32 = 0
   /// The address of the signal handlers' own stack (``EventFile/writeOnTrap()``), once
   /// installed: what keeps it reachable.
   var signalStack: UInt = 0
 
-  init() {
-    bytes.reserveCapacity(EventFile.capacity + (1 << 14))
-  }
-
   mutating func open(_ descriptor: Int32) {
     self.descriptor = descriptor
-    bytes.removeAll(keepingCapacity: true)
+    bytes.removeAll()
     failure = 0
   }
 
   /// Writes the buffer out and empties it.
   mutating func writeOut() {
-    defer { bytes.removeAll(keepingCapacity: true) }
+    defer { bytes.removeAll() }
     guard descriptor >= 0, failure == 0 else { return }
     let descriptor = descriptor
-    failure = bytes.withUnsafeBufferPointer { pending in
+    failure = bytes.withUnsafeBytes { pending in
       var offset = 0
       while offset < pending.count {
         let written = write(descriptor, pending.baseAddress! + offset, pending.count - offset)

@@ -171,67 +171,68 @@ public final class EventLog {
   /// The bytes of ``jsonLines``, UTF-8, made without building the text: what a file of the
   /// log is written from.
   public var jsonLinesUTF8: [UInt8] {
-    var out: [UInt8] = []
     // Lines are 100 to 300 bytes; one guess saves most of the growing.
-    out.reserveCapacity(entries.count * 256)
+    var out = JSONBuffer(capacity: entries.count * 256)
     for entry in entries {
       EventLog.writeJSONLine(entry, to: &out)
     }
-    return out
+    return out.bytes
   }
 
   /// One entry as a single line of JSON with a fixed key order:
   /// `{"t":…,"ns":…,"seq":…,"source":…,"event":…,"fields":{…}}`, where `t` is in seconds and
   /// `ns` the exact integer time. The same entry always gives the same bytes.
   public static func jsonLine(_ entry: LogEntry) -> String {
-    var out: [UInt8] = []
+    var out = JSONBuffer(capacity: 512)
     writeJSONLine(entry, to: &out)
-    out.removeLast()
-    return String(decoding: out, as: UTF8.self)
+    out.removeLast(1)
+    return out.withUnsafeBytes { String(decoding: $0, as: UTF8.self) }
   }
 
   /// Appends ``jsonLine(_:)``'s line for `entry` and a newline to `out`, as UTF-8.
-  public static func writeJSONLine(_ entry: LogEntry, to out: inout [UInt8]) {
-    append("{\"t\":", to: &out)
-    JSONText.writeNumber(entry.time.seconds, to: &out)
-    append(",\"ns\":", to: &out)
-    JSONText.writeInteger(entry.time.nanoseconds, to: &out)
-    append(",\"seq\":", to: &out)
-    JSONText.writeInteger(Int64(entry.sequence), to: &out)
-    append(",\"source\":", to: &out)
-    JSONText.writeString(entry.source, to: &out)
-    append(",\"event\":", to: &out)
-    JSONText.writeString(entry.event, to: &out)
-    append(",\"fields\":{", to: &out)
-    for (i, field) in entry.fields.enumerated() {
+  public static func writeJSONLine(_ entry: LogEntry, to out: inout JSONBuffer) {
+    out.append("{\"t\":")
+    out.writeDecimal(entry.time.nanoseconds, scale: 9)
+    out.append(",\"ns\":")
+    out.writeInteger(entry.time.nanoseconds)
+    out.append(",\"seq\":")
+    out.writeInteger(Int64(entry.sequence))
+    out.append(",\"source\":")
+    out.writeString(entry.source)
+    out.append(",\"event\":")
+    out.writeString(entry.event)
+    out.append(",\"fields\":{")
+    entry.payload.writeFields(to: &out)
+    out.append("}}\n")
+  }
+
+  /// Appends `fields` as the members of a JSON object, without its braces
+  /// (`"name":value,…`): what ``LogEvent/writeFields(to:)`` writes by default.
+  public static func writeFields(_ fields: [LogField], to out: inout JSONBuffer) {
+    for (i, field) in fields.enumerated() {
       if i > 0 { out.append(UInt8(ascii: ",")) }
-      JSONText.writeString(field.name, to: &out)
+      out.writeString(field.name)
       out.append(UInt8(ascii: ":"))
-      write(field.value, to: &out)
+      writeValue(field.value, to: &out)
     }
-    append("}}\n", to: &out)
   }
 
-  private static func append(_ text: StaticString, to out: inout [UInt8]) {
-    out.append(
-      contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
-  }
-
-  private static func write(_ value: LogValue, to out: inout [UInt8]) {
+  /// Appends `value` as the log writes it (a non-finite number as `null`).
+  public static func writeValue(_ value: LogValue, to out: inout JSONBuffer) {
     switch value {
-    case .null: append("null", to: &out)
-    case .bool(let b): b ? append("true", to: &out) : append("false", to: &out)
-    case .int(let i): JSONText.writeInteger(i, to: &out)
+    case .null: out.append("null")
+    case .bool(let b): b ? out.append("true") : out.append("false")
+    case .int(let i): out.writeInteger(i)
     case .double(let d):
-      if d.isFinite { JSONText.writeNumber(d, to: &out) } else { append("null", to: &out) }
-    case .string(let s): JSONText.writeString(s, to: &out)
+      if d.isFinite { out.writeNumber(d) } else { out.append("null") }
+    case .string(let s): out.writeString(s)
     case .array(let values):
-      out.append(UInt8(ascii: "["))
+      out.append("[")
       for (i, v) in values.enumerated() {
         if i > 0 { out.append(UInt8(ascii: ",")) }
-        write(v, to: &out)
+        writeValue(v, to: &out)
       }
-      out.append(UInt8(ascii: "]"))
+      out.append("]")
     }
   }
 }

@@ -1,3 +1,5 @@
+import JSON
+
 /// Something a component can record in the event log: a Swift value with typed details,
 /// written to the log's storage form (`source`, `event`, `fields`) by the type that declares it.
 ///
@@ -14,6 +16,11 @@ public protocol LogEvent: Sendable {
   var name: String { get }
   /// The details, in the order the log writes them.
   var fields: [LogField] { get }
+  /// Appends ``fields`` to a line of the log: the members of a JSON object without its braces
+  /// (`"name":value,…`). The default writes ``fields`` (``EventLog/writeFields(_:to:)``); a
+  /// type with an event recorded at a high rate (a fix a second) may write that one directly,
+  /// and must give the same bytes.
+  func writeFields(to out: inout JSONBuffer)
 }
 
 /// One declared event: its source and name, the fields it carries and what it means.
@@ -37,6 +44,11 @@ public struct LogEventDeclaration: Hashable, Sendable {
 }
 
 extension LogEvent {
+  /// Writes ``fields`` (``EventLog/writeFields(_:to:)``).
+  public func writeFields(to out: inout JSONBuffer) {
+    EventLog.writeFields(fields, to: &out)
+  }
+
   /// The declared event names of this type.
   public static var names: [String] { declarations.map(\.name) }
 }

@@ -1,0 +1,331 @@
+/// A growable buffer of UTF-8 bytes that JSON text is written into piece by piece: what the
+/// writers of large files (the event log) use.
+///
+/// Its pieces are the bytes of ``JSONText``'s text writers: ``writeString(_:)`` gives the bytes
+/// of `JSONText.writeString(_:to:)` and ``writeNumber(_:)`` those of `JSONText.number(_:)`.
+/// Unlike a `[UInt8]`, appending checks one capacity and touches no reference count: a line of
+/// the event log is some thirty small pieces.
+public struct JSONBuffer: ~Copyable {
+  @usableFromInline var base: UnsafeMutablePointer<UInt8>
+  @usableFromInline var length = 0
+  /// The number of bytes written.
+  public var count: Int { length }
+  @usableFromInline var capacity: Int
+
+  /// An empty buffer with room for `capacity` bytes before it grows.
+  public init(capacity: Int = 1 << 12) {
+    self.capacity = max(capacity, 64)
+    base = .allocate(capacity: self.capacity)
+  }
+
+  deinit { base.deallocate() }
+
+  /// Whether nothing has been written.
+  public var isEmpty: Bool { length == 0 }
+
+  /// The bytes written, as an array.
+  public var bytes: [UInt8] { withUnsafeBytes { Array($0) } }
+
+  /// Calls `body` with the bytes written; they are valid only inside it.
+  public func withUnsafeBytes<R, E: Error>(
+    _ body: (UnsafeBufferPointer<UInt8>) throws(E) -> R
+  ) throws(E) -> R {
+    try body(UnsafeBufferPointer(start: base, count: length))
+  }
+
+  /// Forgets what was written, keeping the storage.
+  public mutating func removeAll() { length = 0 }
+
+  /// Forgets the last `k` bytes written.
+  public mutating func removeLast(_ k: Int) {
+    precondition(k >= 0 && k <= length, "cannot remove \(k) of \(length) bytes")
+    length -= k
+  }
+
+  /// Makes room for `n` more bytes.
+  @inlinable @inline(__always)
+  mutating func reserve(_ n: Int) {
+    if n > capacity &- length { grow(toHold: length + n) }
+  }
+
+  @usableFromInline @inline(never)
+  mutating func grow(toHold needed: Int) {
+    capacity = max(needed, 2 * capacity)
+    let bigger = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity)
+    bigger.moveInitialize(from: base, count: length)
+    base.deallocate()
+    base = bigger
+  }
+
+  /// Appends `text` as it is (no quoting): keys, punctuation, literals.
+  @inlinable @inline(__always)
+  public mutating func append(_ text: StaticString) {
+    let n = text.utf8CodeUnitCount
+    reserve(n)
+    (base + length).update(from: text.utf8Start, count: n)
+    length &+= n
+  }
+
+  /// Appends one byte.
+  @inlinable @inline(__always)
+  public mutating func append(_ byte: UInt8) {
+    reserve(1)
+    base[length] = byte
+    length &+= 1
+  }
+
+  /// Appends `bytes` as they are.
+  public mutating func append(contentsOf bytes: UnsafeBufferPointer<UInt8>) {
+    guard let start = bytes.baseAddress, !bytes.isEmpty else { return }
+    reserve(bytes.count)
+    (base + length).update(from: start, count: bytes.count)
+    length &+= bytes.count
+  }
+
+  /// Appends the decimal digits of `i`, with a minus sign when negative: the bytes of
+  /// `String(i)`.
+  @inlinable
+  public mutating func writeInteger(_ i: Int64) {
+    reserve(20)
+    if i < 0 {
+      base[length] = UInt8(ascii: "-")
+      length &+= 1
+    }
+    let digits = Self.digitCount(i.magnitude)
+    Self.writeDigits(i.magnitude, count: digits, endingAt: base + (length &+ digits))
+    length &+= digits
+  }
+
+  /// The number of decimal digits of `n` (1 for 0).
+  @inlinable @inline(__always)
+  static func digitCount(_ n: UInt64) -> Int {
+    // Compared with growing powers of ten: no division.
+    var digits = 1
+    var power: UInt64 = 10
+    while digits < 20, n >= power {
+      digits &+= 1
+      power = power &* 10
+    }
+    return digits
+  }
+
+  /// Writes the last `count` decimal digits of `n` (leading zeros included) just before `end`,
+  /// two at a time.
+  @inlinable @inline(__always)
+  static func writeDigits(_ n: UInt64, count: Int, endingAt end: UnsafeMutablePointer<UInt8>) {
+    // "00", "01", … "99": a literal, so reading it needs no set-up.
+    let pairs: StaticString = """
+      00010203040506070809101112131415161718192021222324\
+      25262728293031323334353637383940414243444546474849\
+      50515253545556575859606162636465666768697071727374\
+      75767778798081828384858687888990919293949596979899
+      """
+    var rest = n
+    var at = end
+    var left = count
+    while left >= 2 {
+      let pair = Int(rest % 100) &* 2
+      rest /= 100
+      at -= 2
+      at[0] = pairs.utf8Start[pair]
+      at[1] = pairs.utf8Start[pair &+ 1]
+      left &-= 2
+    }
+    if left == 1 {
+      (at - 1).pointee = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: rest % 10)
+    }
+  }
+
+  /// Appends `JSONText.number(n)`: the shortest digits that read back exactly as `n`, an
+  /// integral value below 10¹⁵ without a fraction. `n` must be finite.
+  public mutating func writeNumber(_ n: Double) {
+    if n == n.rounded(), abs(n) < 1e15 { return writeInteger(Int64(n)) }
+    guard let (digits, places) = Self.shortestDecimal(abs(n)) else {
+      var text = n.description
+      return text.withUTF8 { append(contentsOf: $0) }
+    }
+    if n < 0 { append(UInt8(ascii: "-")) }
+    writeFraction(digits, places: places)
+  }
+
+  /// Appends `digits / 10^places` (`places` from 1 to 19): the whole part (0 when there is
+  /// none), a point, and exactly `places` digits after it.
+  private mutating func writeFraction(_ digits: UInt64, places: Int) {
+    let unit = Self.powerOfTen(places)
+    let (whole, fraction) = digits.quotientAndRemainder(dividingBy: unit)
+    let wholeDigits = Self.digitCount(whole)
+    reserve(wholeDigits &+ 1 &+ places)
+    Self.writeDigits(whole, count: wholeDigits, endingAt: base + (length &+ wholeDigits))
+    length &+= wholeDigits
+    base[length] = UInt8(ascii: ".")
+    length &+= 1
+    Self.writeDigits(fraction, count: places, endingAt: base + (length &+ places))
+    length &+= places
+  }
+
+  /// 10^`k`, for `k` from 0 to 19 (a switch over constants is a table the binary holds, read
+  /// with no set-up).
+  @inline(__always)
+  static func powerOfTen(_ k: Int) -> UInt64 {
+    switch k {
+    case 0: 1
+    case 1: 10
+    case 2: 100
+    case 3: 1_000
+    case 4: 10_000
+    case 5: 100_000
+    case 6: 1_000_000
+    case 7: 10_000_000
+    case 8: 100_000_000
+    case 9: 1_000_000_000
+    case 10: 10_000_000_000
+    case 11: 100_000_000_000
+    case 12: 1_000_000_000_000
+    case 13: 10_000_000_000_000
+    case 14: 100_000_000_000_000
+    case 15: 1_000_000_000_000_000
+    case 16: 10_000_000_000_000_000
+    case 17: 100_000_000_000_000_000
+    case 18: 1_000_000_000_000_000_000
+    default: 10_000_000_000_000_000_000
+    }
+  }
+
+  /// The shortest decimal that reads back as `x`, as its digits and the number of them after
+  /// the point, for a non-integral 10⁻³ ≤ `x` < 10¹⁵, where `description` writes no exponent;
+  /// `nil` for any other `x`, or when an integer reads back as `x`.
+  ///
+  /// `x` is *m*·2⁻*q* exactly, and every decimal within half a unit in the last place of it
+  /// reads back as `x` (the bounds too when *m* is even, as reading rounds halves to even).
+  /// Scaled by 2^(*q*+2) those bounds are integers, and scaled by 10^*k* too they stay below
+  /// 2¹²⁸: the decimals of *k* places between them are the integers between the scaled
+  /// bounds. If *k* places fit, so do *k* + 1, and 17 significant digits always fit; most
+  /// doubles need 16 or 17, so 15, 16 and 17 are tried first, then fewer by bisection. Of the
+  /// decimals of the fewest places the nearest to `x` is chosen, as `description` does.
+  static func shortestDecimal(_ x: Double) -> (digits: UInt64, places: Int)? {
+    guard x >= 1e-3, x < 1e15 else { return nil }
+    let bounds = Bounds(x)
+    // The places of 17 significant digits.
+    let whole = x >= 1 ? digitCount(UInt64(x)) : x >= 0.1 ? 0 : x >= 0.01 ? -1 : -2
+    let places17 = 17 - whole
+    var k: Int
+    if places17 >= 2, bounds.fit(places17 - 2) {
+      var (fewest, most) = (0, places17 - 2)
+      while fewest < most {
+        let mid = (fewest + most) / 2
+        if bounds.fit(mid) { most = mid } else { fewest = mid + 1 }
+      }
+      k = fewest
+    } else {
+      k = bounds.fit(places17 - 1) ? places17 - 1 : places17
+    }
+    guard k > 0 else { return nil }
+    return (bounds.nearest(k), k)
+  }
+
+  /// The decimals that read back as a double, scaled by 2^`shift`.
+  private struct Bounds {
+    let center: UInt128
+    let low: UInt128
+    let high: UInt128
+    let inclusive: Bool
+    let shift: Int
+    let mask: UInt128
+
+    init(_ x: Double) {
+      let m = UInt64(x.significandBitPattern) | 1 << 52
+      // From 5 (x below 2⁵⁰) to 64 (x at least 2⁻¹⁰).
+      shift = 1075 + 2 - Int(x.exponentBitPattern)
+      center = UInt128(4 * m)
+      // At a power of two the next double down is half as far as the next one up.
+      low = x.significandBitPattern == 0 ? center - 1 : center - 2
+      high = center + 2
+      inclusive = m & 1 == 0
+      mask = (UInt128(1) << shift) - 1
+    }
+
+    /// The greatest decimal of `k` places within the bounds, times 10^`k`.
+    @inline(__always)
+    func greatest(_ k: Int) -> UInt128 {
+      let h = high * UInt128(JSONBuffer.powerOfTen(k))
+      let c = h >> shift
+      return !inclusive && h & mask == 0 ? c - 1 : c
+    }
+
+    /// Whether a decimal of `k` places is within the bounds.
+    @inline(__always)
+    func fit(_ k: Int) -> Bool {
+      let l = low * UInt128(JSONBuffer.powerOfTen(k))
+      let c = greatest(k) << shift
+      return inclusive ? c >= l : c > l
+    }
+
+    /// The decimal of `k` places within the bounds nearest to the double (the even one of
+    /// two as near), times 10^`k`.
+    func nearest(_ k: Int) -> UInt64 {
+      let l = low * UInt128(JSONBuffer.powerOfTen(k))
+      let least = inclusive || l & mask != 0 ? (l + mask) >> shift : (l >> shift) + 1
+      let exact = center * UInt128(JSONBuffer.powerOfTen(k))
+      let half = (mask >> 1) + 1
+      var nearest = exact >> shift
+      let rest = exact & mask
+      if rest > half || (rest == half && nearest & 1 == 1) { nearest += 1 }
+      return UInt64(min(max(nearest, least), greatest(k)))
+    }
+  }
+
+  /// Appends `JSONText.number(Double(units) / 10^scale)` (`scale` from 1 to 9), written from
+  /// the integer's digits: an exact decimal of at most 15 significant digits is the shortest
+  /// that reads back as its double. (A time in nanoseconds, written in seconds.)
+  public mutating func writeDecimal(_ units: Int64, scale: Int) {
+    precondition(scale >= 1 && scale <= 9, "a scale of 1 to 9 digits, not \(scale)")
+    let unit = Self.powerOfTen(scale)
+    // 10⁻³ ≤ |value| < 10⁶: written without an exponent, and 15 digits or fewer.
+    var digits = units.magnitude
+    guard digits >= unit / 1_000, digits < unit * 1_000_000 else {
+      return writeNumber(Double(units) / Double(unit))
+    }
+    var places = scale
+    while places > 0, digits % 10 == 0 {
+      digits /= 10
+      places -= 1
+    }
+    if units < 0 { append(UInt8(ascii: "-")) }
+    if places == 0 { return writeInteger(Int64(digits)) }
+    writeFraction(digits, places: places)
+  }
+
+  /// Appends `s` as a quoted JSON string, escaping quotes, backslashes and control characters:
+  /// the bytes of `JSONText.writeString(_:to:)`.
+  public mutating func writeString(_ s: String) {
+    var s = s
+    s.withUTF8 { writeString(utf8: $0) }
+  }
+
+  private mutating func writeString(utf8: UnsafeBufferPointer<UInt8>) {
+    reserve(utf8.count &+ 2)
+    base[length] = UInt8(ascii: "\"")
+    length &+= 1
+    // Runs of bytes that need no escape are copied whole; only ASCII needs escapes, so the
+    // bytes of other scalars are copied as they are.
+    var run = 0
+    for (i, byte) in utf8.enumerated() where byte < 0x20 || byte == 0x22 || byte == 0x5C {
+      append(contentsOf: UnsafeBufferPointer(rebasing: utf8[run..<i]))
+      run = i + 1
+      append(UInt8(ascii: "\\"))
+      switch byte {
+      case 0x22, 0x5C: append(byte)
+      case 0x0A: append(UInt8(ascii: "n"))
+      case 0x0D: append(UInt8(ascii: "r"))
+      case 0x09: append(UInt8(ascii: "t"))
+      default:
+        let hex: StaticString = "0123456789abcdef"
+        append("u00")
+        append(hex.utf8Start[Int(byte >> 4)])
+        append(hex.utf8Start[Int(byte & 15)])
+      }
+    }
+    append(contentsOf: UnsafeBufferPointer(rebasing: utf8[run...]))
+    append(UInt8(ascii: "\""))
+  }
+}
