@@ -1,3 +1,5 @@
+import Foundation
+
 /// A growable buffer of UTF-8 bytes that JSON text is written into piece by piece: what the
 /// writers of large files (the event log) use.
 ///
@@ -25,6 +27,14 @@ public struct JSONBuffer: ~Copyable {
 
   /// The bytes written, as an array.
   public var bytes: [UInt8] { withUnsafeBytes { Array($0) } }
+
+  /// The bytes written, as `Data` that takes over the buffer's storage (no copy).
+  public consuming func data() -> Data {
+    let (start, count) = (base, length)
+    discard self
+    return Data(
+      bytesNoCopy: start, count: count, deallocator: .custom { bytes, _ in bytes.deallocate() })
+  }
 
   /// Calls `body` with the bytes written; they are valid only inside it.
   public func withUnsafeBytes<R, E: Error>(

@@ -123,22 +123,23 @@ public final class Simulation {
   /// Schedules `action` at `time`.
   @discardableResult
   public func schedule(
-    at time: SimTime, priority: EventPriority = .normal, _ action: @escaping () throws -> Void
+    at time: SimTime, priority: EventPriority = .normal,
+    _ action: consuming @escaping () throws -> Void
   ) throws -> EventHandle {
     try checkNotPast(time)
     return queue.push(
       time: time.nanoseconds, priority: priority.rawValue, handler: -1, code: 0, argument: 0,
-      action: action)
+      action: consume action)
   }
 
   /// Schedules `action` after `delay`.
   @discardableResult
   public func schedule(
     after delay: SimDuration, priority: EventPriority = .normal,
-    _ action: @escaping () throws -> Void
+    _ action: consuming @escaping () throws -> Void
   ) throws -> EventHandle {
     try checkDelay(delay)
-    return try schedule(at: now + delay, priority: priority, action)
+    return try schedule(at: now + delay, priority: priority, consume action)
   }
 
   /// Cancels a pending event; returns `false` if it had already fired or been cancelled.

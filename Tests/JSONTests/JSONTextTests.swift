@@ -1,3 +1,4 @@
+import Foundation
 import JSON
 import Testing
 
@@ -78,5 +79,15 @@ import Testing
     buffer.removeAll()
     let emptied = buffer.isEmpty
     #expect(emptied)
+  }
+
+  @Test func aBufferHandsItsBytesOverAsData() {
+    var buffer = JSONBuffer(capacity: 8)
+    buffer.writeString("東京駅 \"A\"")
+    buffer.writeNumber(35.681236)
+    let bytes = buffer.bytes
+    let data = buffer.data()
+    #expect(Array(data) == bytes)
+    #expect(String(decoding: data, as: UTF8.self) == #""東京駅 \"A\""35.681236"#)
   }
 }

@@ -116,6 +116,36 @@ private struct Expected {
     #expect(log.fired == reference)
   }
 
+  /// A queue of 40,000 events sinks its entries one way while it is larger than the caches
+  /// hold and another once it is smaller; both keep the order a sort gives.
+  @Test func aQueueLargerThanTheCachesFiresInTheOrderASortGives() throws {
+    let sim = Simulation(seed: 9)
+    var random = sim.random.stream("large")
+    let log = Log()
+    let id = sim.register(log)
+    let priorities: [Int32] = [-100, 0, 0, 100]
+    var expected: [Expected] = []
+    var handles: [EventHandle] = []
+    for name in 0..<Int64(40_000) {
+      let time = Int64(random.next() % 5_000)
+      let priority = priorities[Int(random.next() % 4)]
+      handles.append(
+        try sim.schedule(
+          at: SimTime(nanoseconds: time), priority: EventPriority(priority), handler: id,
+          code: 0, argument: name))
+      expected.append(Expected(time: time, priority: priority, order: Int(name), name: name))
+    }
+    for name in stride(from: 0, to: 40_000, by: 7) { #expect(sim.cancel(handles[name])) }
+    try sim.run()
+    let reference =
+      expected
+      .filter { $0.name % 7 != 0 }
+      .sorted { ($0.time, $0.priority, $0.order) < ($1.time, $1.priority, $1.order) }
+      .map(\.name)
+    #expect(log.fired == reference)
+    #expect(sim.queueInvariantViolation() == nil)
+  }
+
   /// The sequence numbers run out after 12 events here (after 2³² in a real simulation).
   @Test func renumberingKeepsTheOrderAndDropsCancelledEntries() throws {
     let sim = Simulation(seed: 1, sequenceLimit: 12)

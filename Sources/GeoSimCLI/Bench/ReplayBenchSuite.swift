@@ -116,7 +116,7 @@ enum ReplayBenchSuite {
       }
       let b = Bench.time {
         let run = try? ScenarioRun(day, catalog: .referenceApps, resources: resources)
-        blackHole(run.map { try? ReportWriter.write(Data($0.log.jsonLinesUTF8), to: file) })
+        blackHole(run.map { try? ReportWriter.write($0.log.jsonLinesData, to: file) })
       }
       let c = Bench.time {
         guard let events = try? EventFile(path: file.path) else { return }

@@ -100,7 +100,7 @@ public enum ReportFiles {
   ) throws -> RunReport.Entry {
     if events {
       try ReportWriter.write(
-        Data(run.world.simulation.log.jsonLinesUTF8),
+        run.world.simulation.log.jsonLinesData,
         to: folder.appendingPathComponent("events.jsonl"))
     }
     // A replay stopped for its event budget did not reach its end: no analyses.

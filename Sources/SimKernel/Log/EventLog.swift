@@ -1,3 +1,4 @@
+import Foundation
 import JSON
 
 /// A value in a log entry.
@@ -165,18 +166,18 @@ public final class EventLog {
 
   /// The whole log as JSON Lines: one ``jsonLine(_:)`` per entry.
   public var jsonLines: String {
-    String(decoding: jsonLinesUTF8, as: UTF8.self)
+    String(decoding: jsonLinesData, as: UTF8.self)
   }
 
-  /// The bytes of ``jsonLines``, UTF-8, made without building the text: what a file of the
-  /// log is written from.
-  public var jsonLinesUTF8: [UInt8] {
+  /// The bytes of ``jsonLines``, UTF-8, made without building the text or copying it: what a
+  /// file of the log is written from.
+  public var jsonLinesData: Data {
     // Lines are 100 to 300 bytes; one guess saves most of the growing.
     var out = JSONBuffer(capacity: entries.count * 256)
     for entry in entries {
       EventLog.writeJSONLine(entry, to: &out)
     }
-    return out.bytes
+    return out.data()
   }
 
   /// One entry as a single line of JSON with a fixed key order:
