@@ -34,34 +34,40 @@ public enum JSONValue: Hashable, Sendable {
 
   /// The value as compact JSON text with object keys sorted.
   public var jsonText: String {
-    var out = ""
+    var out = JSONBuffer(capacity: 1 << 10)
     write(to: &out)
-    return out
+    return out.withUnsafeBytes { String(decoding: $0, as: UTF8.self) }
   }
 
   /// Appends the value as compact JSON text with object keys sorted.
   public func write(to out: inout String) {
+    out += jsonText
+  }
+
+  /// Appends the value as compact JSON text with object keys sorted, as UTF-8: the bytes of
+  /// ``jsonText``.
+  public func write(to out: inout JSONBuffer) {
     switch self {
-    case .null: out += "null"
-    case .bool(let b): out += b ? "true" : "false"
-    case .number(let n): out += JSONText.number(n)
-    case .string(let s): JSONText.writeString(s, to: &out)
+    case .null: out.append("null")
+    case .bool(let b): b ? out.append("true") : out.append("false")
+    case .number(let n): out.writeNumber(n)
+    case .string(let s): out.writeString(s)
     case .array(let values):
-      out += "["
+      out.append(UInt8(ascii: "["))
       for (i, v) in values.enumerated() {
-        if i > 0 { out += "," }
+        if i > 0 { out.append(UInt8(ascii: ",")) }
         v.write(to: &out)
       }
-      out += "]"
+      out.append(UInt8(ascii: "]"))
     case .object(let members):
-      out += "{"
+      out.append(UInt8(ascii: "{"))
       for (i, key) in members.keys.sorted().enumerated() {
-        if i > 0 { out += "," }
-        JSONText.writeString(key, to: &out)
-        out += ":"
+        if i > 0 { out.append(UInt8(ascii: ",")) }
+        out.writeString(key)
+        out.append(UInt8(ascii: ":"))
         members[key]!.write(to: &out)
       }
-      out += "}"
+      out.append(UInt8(ascii: "}"))
     }
   }
 

@@ -29,6 +29,8 @@ import Testing
         CountryBorderRing(
           country: "CD", longitudes: [-0.005, -0.004, -0.005], latitudes: [0.007, 0.008, 0.007]),
       ])
+    #expect(rings[0].latitudeRange == -2 ... -1.75)
+    #expect(rings[1].longitudeRange == -0.005 ... -0.004)
   }
 
   @Test func aBorderLineWithTheWrongFieldsNamesItsLine() {

@@ -12,6 +12,19 @@ public struct CountryBorderRing: Hashable, Sendable {
   public let longitudes: [Double]
   /// The vertices' latitudes in degrees, parallel to ``longitudes``.
   public let latitudes: [Double]
+  /// The least and greatest latitude of the vertices (0…0 for a ring without any).
+  public let latitudeRange: ClosedRange<Double>
+  /// The least and greatest longitude of the vertices (0…0 for a ring without any).
+  public let longitudeRange: ClosedRange<Double>
+
+  /// A ring of `country` through the given vertices.
+  init(country: String, longitudes: [Double], latitudes: [Double]) {
+    self.country = country
+    self.longitudes = longitudes
+    self.latitudes = latitudes
+    latitudeRange = (latitudes.min() ?? 0)...(latitudes.max() ?? 0)
+    longitudeRange = (longitudes.min() ?? 0)...(longitudes.max() ?? 0)
+  }
 }
 
 extension CountryBorderRing {

@@ -817,6 +817,15 @@ private struct Builder {
     let h = ViewerProjection.height
     var d = ""
     for ring in borders {
+      // The projection is monotonic in latitude and in longitude, so the corners of a ring's
+      // bounds give its drawn bounds, to rounding: a ring well outside the frame is passed
+      // over without projecting its vertices (most of the world's are, for any one frame).
+      let (left, top) = projection.point(
+        ring.latitudeRange.upperBound, ring.longitudeRange.lowerBound)
+      let (right, bottom) = projection.point(
+        ring.latitudeRange.lowerBound, ring.longitudeRange.upperBound)
+      guard right >= -w / 2 - 1, left <= w * 1.5 + 1, bottom >= -h / 2 - 1, top <= h * 1.5 + 1
+      else { continue }
       var minX = Double.infinity
       var maxX = -Double.infinity
       var minY = Double.infinity
