@@ -2,6 +2,12 @@ import Foundation
 import JSON
 import Replay
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// A run's report: every scenario's report gathered into `report.json`, `report.md`,
 /// `junit.xml` and a self-contained `index.html`.
 ///
@@ -484,16 +490,46 @@ public enum ReportWriter {
 
   /// Writes `data` to `url`, creating its folder.
   ///
+  /// The bytes go to a temporary file beside it, which is then renamed over it: a reader sees
+  /// the old file or the whole new one. The file is not forced to the disk (no `fsync`): a
+  /// report can be written again from its scenario, and a replay writes a thousand of them.
+  ///
   /// - Throws: ``ReportWriteError`` naming the file and why (a full disk, a missing permission).
   public static func write(_ data: Data, to url: URL) throws(ReportWriteError) {
+    let path = url.path
+    let folder = url.deletingLastPathComponent()
     do {
-      try FileManager.default.createDirectory(
-        at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-      try data.write(to: url, options: .atomic)
+      try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     } catch {
-      throw ReportWriteError(file: url.path, underlying: error)
+      throw ReportWriteError(file: path, underlying: error)
+    }
+    let temporary = folder.appendingPathComponent(
+      ".\(url.lastPathComponent).\(UUID().uuidString).tmp"
+    ).path
+    let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+    guard descriptor >= 0 else { throw ReportWriteError(file: path, errno: errno) }
+    var failure = data.withUnsafeBytes { writeAll($0, to: descriptor) }
+    if close(descriptor) != 0, failure == 0 { failure = errno }
+    if failure == 0, rename(temporary, path) != 0 { failure = errno }
+    if failure != 0 {
+      unlink(temporary)
+      throw ReportWriteError(file: path, errno: failure)
     }
   }
+}
+
+/// Writes all of `bytes` to `descriptor`; returns 0, or the `errno` of the write that failed.
+private func writeAll(_ bytes: UnsafeRawBufferPointer, to descriptor: Int32) -> Int32 {
+  var offset = 0
+  while offset < bytes.count {
+    let written = write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
+    if written >= 0 {
+      offset += written
+    } else if errno != EINTR {
+      return errno
+    }
+  }
+  return 0
 }
 
 /// A report file that could not be written: the file and the system's reason, without
@@ -518,6 +554,12 @@ public struct ReportWriteError: Error, Sendable, CustomStringConvertible {
     } else {
       reason = error.localizedDescription
     }
+  }
+
+  /// The error of a system call on `file` that set `errno` to `code`.
+  init(file: String, errno code: Int32) {
+    self.file = file
+    reason = String(cString: strerror(code))
   }
 
   /// `cannot write FILE: reason`.

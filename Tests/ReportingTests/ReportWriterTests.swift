@@ -1,0 +1,56 @@
+import Foundation
+import Testing
+
+@testable import Reporting
+
+/// Report files are replaced whole, through a temporary file beside them that never stays.
+@Suite struct ReportWriterTests {
+  private func folder() throws -> URL {
+    let url = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "geosim-report-writer-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    return url
+  }
+
+  @Test func aFileIsReplacedWholeAndNothingElseStays() throws {
+    let folder = try folder()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let file = folder.appendingPathComponent("deep/er/report.md")
+    try ReportWriter.write("first, and longer than the second\n", to: file)
+    try ReportWriter.write("second\n", to: file)
+    try ReportWriter.write(Data(), to: folder.appendingPathComponent("empty.json"))
+    #expect(try String(contentsOf: file, encoding: .utf8) == "second\n")
+    #expect(try Data(contentsOf: folder.appendingPathComponent("empty.json")).isEmpty)
+    #expect(
+      try FileManager.default.contentsOfDirectory(atPath: file.deletingLastPathComponent().path)
+        == ["report.md"])
+  }
+
+  @Test func aFileThatCannotBeReplacedNamesItselfAndLeavesNoTemporaryFile() throws {
+    let folder = try folder()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    // A folder where the file would go: the rename over it fails.
+    let taken = folder.appendingPathComponent("report.json")
+    try FileManager.default.createDirectory(
+      at: taken.appendingPathComponent("inside"), withIntermediateDirectories: true)
+    #expect {
+      try ReportWriter.write("{}\n", to: taken)
+    } throws: { error in
+      "\(error)" == "cannot write \(taken.path): Is a directory"
+    }
+    #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["report.json"])
+  }
+
+  @Test func aFileUnderAFileNamesTheFile() throws {
+    let folder = try folder()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let plain = folder.appendingPathComponent("plain")
+    try ReportWriter.write("x", to: plain)
+    let below = plain.appendingPathComponent("report.md")
+    #expect {
+      try ReportWriter.write("y", to: below)
+    } throws: { error in
+      "\(error)".hasPrefix("cannot write \(below.path): ")
+    }
+  }
+}
