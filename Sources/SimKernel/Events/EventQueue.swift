@@ -164,8 +164,10 @@ final class EventQueue {
   func pop() -> (time: Int64, slot: Slot, action: (() throws -> Void)?, handle: EventHandle)? {
     while heapCount > 0 {
       let top = heap[0]
-      removeTop()
+      // The slot is read before the heap is repaired, so that fetching it (a cache miss in a
+      // large queue) overlaps the sinking.
       let slot = slots[Int(top.slot)]
+      removeTop()
       guard slot.generation == top.generation else { continue }
       var action: (() throws -> Void)?
       if slot.handler < 0 {
