@@ -27,6 +27,34 @@ import Testing
     #expect(String(decoding: buffer.bytes, as: UTF8.self) == JSONText.number(n))
   }
 
+  /// The shortest digits found in integers are the standard library's, over a seeded spread of
+  /// bit patterns from 2⁻¹⁰ to 2⁵⁰ and the neighbours of every power of two there (where the
+  /// next double down is closer than the next one up).
+  @Test func shortestDigitsAreTheStandardLibrarysOverASpreadOfDoubles() {
+    var x: UInt64 = 77
+    func next() -> UInt64 {
+      x = x &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+      return x
+    }
+    var values: [Double] = []
+    for _ in 0..<50_000 {
+      let exponent = 1_013 + next() % 60
+      values.append(Double(bitPattern: exponent << 52 | next() >> 12))
+    }
+    for exponent in UInt64(1_013)...1_072 {
+      var v = Double(bitPattern: exponent << 52).nextDown.nextDown
+      for _ in 0..<5 {
+        values.append(v)
+        v = v.nextUp
+      }
+    }
+    for v in values + values.map(-) {
+      var buffer = JSONBuffer()
+      buffer.writeNumber(v)
+      #expect(String(decoding: buffer.bytes, as: UTF8.self) == JSONText.number(v), "\(v)")
+    }
+  }
+
   @Test(arguments: [0, 7, -7, 9, 10, 99, 100, 1_500_000_001, Int64.max, Int64.min])
   func integersAsBytesAreTheirDecimalDigits(_ i: Int64) {
     var buffer = JSONBuffer()

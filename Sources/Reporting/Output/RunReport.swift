@@ -506,7 +506,7 @@ public enum ReportWriter {
     let temporary = folder.appendingPathComponent(
       ".\(url.lastPathComponent).\(UUID().uuidString).tmp"
     ).path
-    let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+    let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o666)
     guard descriptor >= 0 else { throw ReportWriteError(file: path, errno: errno) }
     var failure = data.withUnsafeBytes { writeAll($0, to: descriptor) }
     if close(descriptor) != 0, failure == 0 { failure = errno }
