@@ -72,7 +72,7 @@ public struct JSONBuffer: ~Copyable {
   public mutating func append(_ text: StaticString) {
     let n = text.utf8CodeUnitCount
     reserve(n)
-    (base + length).update(from: text.utf8Start, count: n)
+    (base + length).initialize(from: text.utf8Start, count: n)
     length &+= n
   }
 
@@ -88,7 +88,7 @@ public struct JSONBuffer: ~Copyable {
   public mutating func append(contentsOf bytes: UnsafeBufferPointer<UInt8>) {
     guard let start = bytes.baseAddress, !bytes.isEmpty else { return }
     reserve(bytes.count)
-    (base + length).update(from: start, count: bytes.count)
+    (base + length).initialize(from: start, count: bytes.count)
     length &+= bytes.count
   }
 

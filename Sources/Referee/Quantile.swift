@@ -1,3 +1,5 @@
+import Geo
+
 /// The `p` quantile of `values`: linear interpolation between the closest ranks (Hyndman and
 /// Fan's definition 7, the default of R and NumPy); `nil` when there are no values.
 ///
@@ -26,53 +28,10 @@ public func quantile(_ values: [Double], _ p: Double) -> Double? {
   }
   var ranked = values
   let (low, high) = ranked.withUnsafeMutableBufferPointer { buffer in
-    select(rank: lower, in: buffer)
+    buffer.select(lower, in: 0..<buffer.count) { $0 }
     // Everything after the selected rank is at least as large: its least is the next rank.
     let low = buffer[lower]
     return (low, upper == lower ? low : buffer[(lower + 1)...].min()!)
   }
   return low + (high - low) * weight
-}
-
-/// Reorders `buffer` so that the value of rank `k` (the `k`-th smallest, from 0) is at index
-/// `k`, no larger value before it and no smaller one after it (Hoare's selection: partition
-/// around the median of three, keep the side that holds `k`). After 2 log₂ *n* rounds that
-/// have not finished, what is left is sorted instead, so the worst case stays O(*n* log *n*).
-private func select(rank k: Int, in buffer: UnsafeMutableBufferPointer<Double>) {
-  var low = 0
-  var high = buffer.count - 1
-  var rounds = 2 * (Int.bitWidth - buffer.count.leadingZeroBitCount)
-  while high > low {
-    guard rounds > 0 else {
-      var rest = UnsafeMutableBufferPointer(rebasing: buffer[low...high])
-      rest.sort()
-      return
-    }
-    rounds -= 1
-    let middle = low + (high - low) / 2
-    let pivot = median(buffer[low], buffer[middle], buffer[high])
-    // Hoare's partition: [low, j] holds values ≤ pivot, [i, high] values ≥ pivot.
-    var i = low
-    var j = high
-    while i <= j {
-      while buffer[i] < pivot { i += 1 }
-      while buffer[j] > pivot { j -= 1 }
-      if i <= j {
-        buffer.swapAt(i, j)
-        i += 1
-        j -= 1
-      }
-    }
-    if k <= j {
-      high = j
-    } else if k >= i {
-      low = i
-    } else {
-      return  // between the two parts: every value there equals the pivot
-    }
-  }
-}
-
-private func median(_ a: Double, _ b: Double, _ c: Double) -> Double {
-  max(min(a, b), min(max(a, b), c))
 }

@@ -637,56 +637,13 @@ private struct Builder {
     let spreadY = maxY - minY
     let spreadZ = maxZ - minZ
     if spreadX >= spreadY && spreadX >= spreadZ {
-      select(middle, lower, upper) { $0.x }
+      work.select(middle, in: lower..<upper) { $0.x }
     } else if spreadY >= spreadZ {
-      select(middle, lower, upper) { $0.y }
+      work.select(middle, in: lower..<upper) { $0.y }
     } else {
-      select(middle, lower, upper) { $0.z }
+      work.select(middle, in: lower..<upper) { $0.z }
     }
     build(node: 2 * node + 1, lower: lower, upper: middle, level: level + 1)
     build(node: 2 * node + 2, lower: middle, upper: upper, level: level + 1)
-  }
-
-  /// Reorders `lower..<upper` so that position `nth` holds the element a sort by `key` would
-  /// put there, with no greater key before it and no smaller key after it.
-  ///
-  /// Hoare's FIND with a median-of-three pivot; equal keys are swapped across, so duplicates
-  /// split evenly. A sort takes over if partitioning stops shrinking the range.
-  @inline(__always)
-  private func select(_ nth: Int, _ lower: Int, _ upper: Int, key: (BuildPoint) -> Double) {
-    guard upper - lower > 1 else { return }
-    var lo = lower
-    var hi = upper - 1
-    var budget = 2 * (Int.bitWidth - (upper - lower).leadingZeroBitCount) + 8
-    while hi > lo {
-      if hi - lo < 16 || budget == 0 {
-        var range = UnsafeMutableBufferPointer(rebasing: work[lo...hi])
-        range.sort { key($0) < key($1) }
-        return
-      }
-      budget -= 1
-      let a = key(work[lo])
-      let b = key(work[lo + (hi - lo) / 2])
-      let c = key(work[hi])
-      let pivot = max(min(a, b), min(max(a, b), c))
-      var i = lo
-      var j = hi
-      while i <= j {
-        while key(work[i]) < pivot { i += 1 }
-        while key(work[j]) > pivot { j -= 1 }
-        if i <= j {
-          work.swapAt(i, j)
-          i += 1
-          j -= 1
-        }
-      }
-      if nth <= j {
-        hi = j
-      } else if nth >= i {
-        lo = i
-      } else {
-        return
-      }
-    }
   }
 }

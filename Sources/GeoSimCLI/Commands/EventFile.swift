@@ -1,5 +1,6 @@
 import Foundation
 import JSON
+import Reporting
 import SimKernel
 import Synchronization
 
@@ -128,18 +129,7 @@ private struct PendingEvents: ~Copyable {
     defer { bytes.removeAll() }
     guard descriptor >= 0, failure == 0 else { return }
     let descriptor = descriptor
-    failure = bytes.withUnsafeBytes { pending in
-      var offset = 0
-      while offset < pending.count {
-        let written = write(descriptor, pending.baseAddress! + offset, pending.count - offset)
-        if written >= 0 {
-          offset += written
-        } else if errno != EINTR {
-          return errno
-        }
-      }
-      return 0
-    }
+    failure = bytes.withUnsafeBytes { writeAll(UnsafeRawBufferPointer($0), to: descriptor) }
   }
 
   /// Writes what is left, closes the file and returns ``failure``.

@@ -518,8 +518,10 @@ public enum ReportWriter {
   }
 }
 
-/// Writes all of `bytes` to `descriptor`; returns 0, or the `errno` of the write that failed.
-private func writeAll(_ bytes: UnsafeRawBufferPointer, to descriptor: Int32) -> Int32 {
+/// Writes all of `bytes` to `descriptor`, again after an interruption; returns 0, or the
+/// `errno` of the write that failed. Only system calls: safe in a signal handler (the event
+/// file's).
+package func writeAll(_ bytes: UnsafeRawBufferPointer, to descriptor: Int32) -> Int32 {
   var offset = 0
   while offset < bytes.count {
     let written = write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
