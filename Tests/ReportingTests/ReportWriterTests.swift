@@ -20,7 +20,10 @@ import Testing
     try ReportWriter.write("second\n", to: file)
     try ReportWriter.write(Data(), to: folder.appendingPathComponent("empty.json"))
     #expect(try String(contentsOf: file, encoding: .utf8) == "second\n")
-    #expect(try Data(contentsOf: folder.appendingPathComponent("empty.json")).isEmpty)
+    // Its size, not its bytes: Foundation's reading of an empty file leaks its buffer, which
+    // make sanitize would report.
+    let empty = folder.appendingPathComponent("empty.json").path
+    #expect(try FileManager.default.attributesOfItem(atPath: empty)[.size] as? Int == 0)
     #expect(
       try FileManager.default.contentsOfDirectory(atPath: file.deletingLastPathComponent().path)
         == ["report.md"])
