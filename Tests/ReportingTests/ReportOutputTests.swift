@@ -319,6 +319,35 @@ private func rootElement(of text: String) -> Result<String, any Error> {
     #expect(Markup.number(.infinity) == "0")
   }
 
+  @Test("an SVG number has the digits two-decimal formatting gives, trailing zeros dropped")
+  func svgNumbersMatchTheirFormattedDigits() {
+    func formatted(_ x: Double) -> String {
+      let rounded = (x * 100).rounded() / 100
+      if rounded == rounded.rounded() { return String(format: "%.0f", rounded) }
+      var text = String(format: "%.2f", rounded)
+      while text.hasSuffix("0") { text.removeLast() }
+      return text
+    }
+    // Seeded: magnitudes from 10⁻⁴ to 10¹³, both signs, and values on and beside the half
+    // hundredths, where rounding turns.
+    var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+    func next() -> Double {
+      state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+      return Double(state >> 11) / Double(1 << 53)
+    }
+    var values: [Double] = [0, -0.0, 0.005, -0.005, 0.015, 0.995, -0.995, 1.005, 99.995]
+    for _ in 0..<20_000 {
+      let x = (next() < 0.5 ? -1 : 1) * Foundation.pow(10, next() * 17 - 4)
+      let half = ((x * 100).rounded(.down) + 0.5) / 100
+      values += [x, half, half.nextUp, half.nextDown]
+    }
+    for x in values {
+      #expect(
+        Markup.number(x) == formatted(x) || (formatted(x) == "-0" && Markup.number(x) == "0"),
+        "\(x)")
+    }
+  }
+
   @Test func textFromAScenarioIsNeverRawHTMLInTheReports() throws {
     var scenario = try Scenario(
       contentsOf: repository.appendingPathComponent(

@@ -43,9 +43,25 @@ enum Markup {
   }
 
   /// A number for SVG coordinates: two decimals, no trailing zeros, no exponent.
+  ///
+  /// Below 10¹² in magnitude the digits are the whole hundredths themselves, written as
+  /// integers (a figure has thousands of coordinates; `String(format:)` costs a microsecond
+  /// each); larger numbers take the formatted path, whose digits are the same.
   static func number(_ x: Double) -> String {
     guard x.isFinite else { return "0" }
-    let rounded = (x * 100).rounded() / 100
+    let hundredths = (x * 100).rounded()
+    if abs(hundredths) < 1e14 {
+      // Exact as an integer, and hundredths / 100 lies within 0.001 of the decimal, so
+      // "%.2f" of it would print these same digits.
+      let cents = Int64(hundredths)
+      let whole = String(cents.magnitude / 100)
+      let sign = cents < 0 ? "-" : ""
+      let fraction = cents.magnitude % 100
+      if fraction == 0 { return sign + whole }
+      if fraction % 10 == 0 { return sign + whole + "." + String(fraction / 10) }
+      return sign + whole + (fraction < 10 ? ".0" : ".") + String(fraction)
+    }
+    let rounded = hundredths / 100
     if rounded == rounded.rounded() {
       // Whole numbers print without decimals; past 1e15 they may not fit an Int64.
       return abs(rounded) < 1e15 ? String(Int64(rounded)) : String(format: "%.0f", rounded)

@@ -78,31 +78,32 @@ enum ViewerPage {
   ///
   /// - Complexity: one pass over the text's UTF-8 (a viewer's data runs to megabytes).
   static func embedded(_ data: JSONValue) -> String {
-    let text = data.jsonText
-    var bytes: [UInt8] = []
-    bytes.reserveCapacity(text.utf8.count + 64)
-    var afterOpen = false
-    for byte in text.utf8 {
-      if afterOpen {
-        afterOpen = false
-        if byte == UInt8(ascii: "/") {
-          bytes += [UInt8(ascii: "<"), UInt8(ascii: "\\"), byte]
-          continue
+    var text = data.jsonText
+    let rewritten = text.withUTF8 { utf8 -> [UInt8]? in
+      let open = UInt8(ascii: "<")
+      guard var opening = utf8.firstIndex(of: open) else { return nil }
+      var bytes: [UInt8] = []
+      bytes.reserveCapacity(utf8.count + 64)
+      // The text up to `copied` is in `bytes`; runs between openings are copied whole.
+      var copied = 0
+      while true {
+        let next = opening + 1
+        if next < utf8.count, utf8[next] == UInt8(ascii: "/") {
+          bytes += utf8[copied..<opening]
+          bytes += [open, UInt8(ascii: "\\")]
+          copied = next
+        } else if next < utf8.count, utf8[next] == UInt8(ascii: "!") {
+          bytes += utf8[copied..<opening]
+          bytes += #"\u003c"#.utf8
+          copied = next
         }
-        if byte == UInt8(ascii: "!") {
-          bytes += Array(#"\u003c!"#.utf8)
-          continue
-        }
-        bytes.append(UInt8(ascii: "<"))
+        guard let found = utf8[next...].firstIndex(of: open) else { break }
+        opening = found
       }
-      if byte == UInt8(ascii: "<") {
-        afterOpen = true
-      } else {
-        bytes.append(byte)
-      }
+      bytes += utf8[copied...]
+      return bytes
     }
-    if afterOpen { bytes.append(UInt8(ascii: "<")) }
-    return String(decoding: bytes, as: UTF8.self)
+    return rewritten.map { String(decoding: $0, as: UTF8.self) } ?? text
   }
 
   static let style = #"""
