@@ -83,6 +83,27 @@ private func string(_ v: JSONValue?) -> String? {
         == #""<<\/a\u003c!<\//\u003c!!<\\/ 東京<\/<""#)
   }
 
+  @Test(arguments: [
+    [(35.68, 139.76)], [(35.6, 139.6), (35.7, 139.9), (35.65, 139.7)],
+    [(-33.9, 151.2), (51.5, -0.1)], [(84.0, -40.0), (-84.0, 170.0)],
+  ])
+  func theProjectionDrawsItsPointsInsideTheMapAndReadsThemBack(points: [(Double, Double)]) {
+    let projection = ViewerProjection(fitting: points)
+    for (lat, lon) in points {
+      let (x, y) = projection.point(lat, lon)
+      #expect(x > 0 && x < ViewerProjection.width && y > 0 && y < ViewerProjection.height)
+      let back = projection.coordinate(x: x, y: y)
+      #expect(abs(back.latitude - lat) < 1e-9 && abs(back.longitude - lon) < 1e-9)
+    }
+    // The frame's corners: the extremes, padded by 8 % of the span on each side.
+    let (x0, y0) = projection.point(
+      points.map(\.0).max()!, points.map(\.1).min()!)
+    let (x1, y1) = projection.point(
+      points.map(\.0).min()!, points.map(\.1).max()!)
+    let padded = abs(x0 / (x1 - x0) - 0.08) < 1e-6 || abs(y0 / (y1 - y0) - 0.08) < 1e-6
+    #expect(padded || points.count == 1)
+  }
+
   @Test func theWeatherRequestAtNullIslandIsDrawnWhereItWasSent() throws {
     let data = try embeddedData(
       try viewer("weather-widget/first-launch-as-published.scenario.json"))

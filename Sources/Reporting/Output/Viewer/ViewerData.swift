@@ -79,13 +79,20 @@ struct ViewerProjection {
     var minY = Double.infinity
     var maxY = -Double.infinity
     let all = points.isEmpty ? [(-70.0, -180.0), (70.0, 180.0)] : points
+    // The projection is monotonic in latitude and in longitude: the extremes of the degrees
+    // give the extremes of the metres.
+    var south = Double.infinity
+    var north = -Double.infinity
+    var west = Double.infinity
+    var east = -Double.infinity
     for (lat, lon) in all {
-      let (x, y) = Self.mercator(lat, lon)
-      minX = min(minX, x)
-      maxX = max(maxX, x)
-      minY = min(minY, y)
-      maxY = max(maxY, y)
+      south = min(south, lat)
+      north = max(north, lat)
+      west = min(west, lon)
+      east = max(east, lon)
     }
+    (minX, minY) = Self.mercator(south, west)
+    (maxX, maxY) = Self.mercator(north, east)
     let spanX = max(maxX - minX, 300) * 1.16
     let spanY = max(maxY - minY, 300) * 1.16
     scale = max(spanX / Self.width, spanY / Self.height)
@@ -103,6 +110,15 @@ struct ViewerProjection {
 
   /// The drawing's point of a coordinate.
   func point(_ c: Coordinate) -> (Double, Double) { point(c.latitude, c.longitude) }
+
+  /// The latitude and longitude drawn at a point (the inverse of ``point(_:_:)`` within Web
+  /// Mercator's latitudes).
+  func coordinate(x: Double, y: Double) -> (latitude: Double, longitude: Double) {
+    let r = WebMercator.earthRadius
+    let mx = (x - Self.width / 2) * scale + centerX
+    let my = centerY - (y - Self.height / 2) * scale
+    return (atan(sinh(my / r)) * 180 / .pi, mx / r * 180 / .pi)
+  }
 
   /// Drawing units per metre on the ground at `latitude`.
   func unitsPerMetre(atLatitude latitude: Double) -> Double {
@@ -816,15 +832,18 @@ private struct Builder {
     let w = ViewerProjection.width
     let h = ViewerProjection.height
     var d = ""
+    // The projection is monotonic in latitude and in longitude, so a ring whose degrees miss
+    // those of the grown frame (with two units to spare for rounding) is drawn outside it: it
+    // is passed over without projecting anything (most of the world's are, for any one
+    // frame). Beyond Web Mercator's latitudes everything is drawn at its edge: no limit there.
+    let southWest = projection.coordinate(x: -w / 2 - 2, y: h * 1.5 + 2)
+    let northEast = projection.coordinate(x: w * 1.5 + 2, y: -h / 2 - 2)
+    let south = southWest.latitude <= -85.05 ? -Double.infinity : southWest.latitude
+    let north = northEast.latitude >= 85.05 ? Double.infinity : northEast.latitude
     for ring in borders {
-      // The projection is monotonic in latitude and in longitude, so the corners of a ring's
-      // bounds give its drawn bounds, to rounding: a ring well outside the frame is passed
-      // over without projecting its vertices (most of the world's are, for any one frame).
-      let (left, top) = projection.point(
-        ring.latitudeRange.upperBound, ring.longitudeRange.lowerBound)
-      let (right, bottom) = projection.point(
-        ring.latitudeRange.lowerBound, ring.longitudeRange.upperBound)
-      guard right >= -w / 2 - 1, left <= w * 1.5 + 1, bottom >= -h / 2 - 1, top <= h * 1.5 + 1
+      guard ring.longitudeRange.upperBound >= southWest.longitude,
+        ring.longitudeRange.lowerBound <= northEast.longitude,
+        ring.latitudeRange.upperBound >= south, ring.latitudeRange.lowerBound <= north
       else { continue }
       var minX = Double.infinity
       var maxX = -Double.infinity
@@ -901,7 +920,9 @@ private struct Builder {
     func find(_ v: JSONValue) -> String? {
       switch v {
       case .string(let s):
-        guard s.unicodeScalars.contains(where: isCJK) else { return nil }
+        // Every script looked for is written in UTF-8 with a lead byte of at least 0xE3.
+        guard s.utf8.contains(where: { $0 >= 0xE3 }), s.unicodeScalars.contains(where: isCJK)
+        else { return nil }
         // A short run of the script, not a whole log line.
         let scalars = Array(s.unicodeScalars)
         guard let i = scalars.firstIndex(where: isCJK) else { return nil }
@@ -911,7 +932,13 @@ private struct Builder {
         out.unicodeScalars.append(contentsOf: scalars[i..<j])
         return out
       case .array(let a): return a.lazy.compactMap(find).first
-      case .object(let o): return o.keys.sorted().lazy.compactMap { find(o[$0]!) }.first
+      case .object(let o):
+        // The first in the order of the keys: the least key of the members that have one.
+        var first: (key: String, text: String)?
+        for (key, value) in o where first.map({ key < $0.key }) ?? true {
+          if let text = find(value) { first = (key, text) }
+        }
+        return first?.text
       default: return nil
       }
     }
