@@ -348,6 +348,13 @@ private func rootElement(of text: String) -> Result<String, any Error> {
     }
   }
 
+  @Test func textInATableCellKeepsToItsCell() {
+    #expect(Markup.tableCell("plain 東京") == "plain 東京")
+    #expect(Markup.tableCell("a | b\nc") == "a \\| b c")
+    #expect(Markup.escapingHTML(inMarkdown: "no tags, 東京") == "no tags, 東京")
+    #expect(Markup.escapingHTML(inMarkdown: "a <b> `<c>`") == "a \\<b\\> `<c>`")
+  }
+
   @Test func textFromAScenarioIsNeverRawHTMLInTheReports() throws {
     var scenario = try Scenario(
       contentsOf: repository.appendingPathComponent(

@@ -44,7 +44,7 @@ extension CalibrationReport {
         Self.describe(band: row.check.band, unit: row.check.measure.unit),
         row.isInsideBand ? "yes" : "**no**",
       ]
-      out += "| " + cells.map(Self.cell).joined(separator: " | ") + " |\n"
+      out += "| " + cells.map(Markup.tableCell).joined(separator: " | ") + " |\n"
     }
     out += "\n## Designs and assumptions\n"
     var seen: Set<String> = []
@@ -59,10 +59,6 @@ extension CalibrationReport {
         "- `\(row.check.id)`: \(Self.describe(band: row.check.band, unit: row.check.measure.unit)) — \(row.check.bandReason)\n"
     }
     return Markup.escapingHTML(inMarkdown: out)
-  }
-
-  private static func cell(_ text: String) -> String {
-    text.replacingOccurrences(of: "|", with: "\\|").replacingOccurrences(of: "\n", with: " ")
   }
 
   /// A value in its unit: a share as a percentage, seconds and metres whole.

@@ -23,8 +23,8 @@ enum AssumptionsSection {
         use.scenarioKeys.isEmpty
         ? "none yet" : use.scenarioKeys.map { "`\($0)`" }.joined(separator: ", ")
       md +=
-        "| `\(use.assumption.parameter)` | \(cell(use.value)) | \(use.tag) | "
-        + "\(cell(use.assumption.summary)) | \(use.exercisedText(of: runs)) | \(use.firstText) | "
+        "| `\(use.assumption.parameter)` | \(Markup.tableCell(use.value)) | \(use.tag) | "
+        + "\(Markup.tableCell(use.assumption.summary)) | \(use.exercisedText(of: runs)) | \(use.firstText) | "
         + "\(keys) |\n"
     }
     return md + "\n"
@@ -43,7 +43,4 @@ enum AssumptionsSection {
     }
   }
 
-  private static func cell(_ text: String) -> String {
-    text.replacingOccurrences(of: "|", with: "\\|").replacingOccurrences(of: "\n", with: " ")
-  }
 }

@@ -28,6 +28,9 @@ enum Markup {
   /// scenario or an app (a description, a region's identifier) can never be raw HTML where the
   /// report is rendered. Already escaped ones stay as they are, so it can run twice.
   static func escapingHTML(inMarkdown markdown: String) -> String {
+    // Most reports have neither: nothing to walk character by character.
+    guard markdown.utf8.contains(where: { $0 == UInt8(ascii: "<") || $0 == UInt8(ascii: ">") })
+    else { return markdown }
     var out = ""
     out.reserveCapacity(markdown.utf8.count)
     var inCode = false
@@ -40,6 +43,14 @@ enum Markup {
       previous = character
     }
     return out
+  }
+
+  /// Text for a cell of a Markdown table: `|` escaped and line breaks as spaces.
+  static func tableCell(_ text: String) -> String {
+    guard text.utf8.contains(where: { $0 == UInt8(ascii: "|") || $0 == UInt8(ascii: "\n") })
+    else { return text }
+    return text.replacingOccurrences(of: "|", with: "\\|")
+      .replacingOccurrences(of: "\n", with: " ")
   }
 
   /// A number for SVG coordinates: two decimals, no trailing zeros, no exponent.

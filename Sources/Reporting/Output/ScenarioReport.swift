@@ -173,7 +173,9 @@ public struct ScenarioReport {
     }
     if let result, !result.pendingWork.isEmpty {
       md += "Work the app's code had queued that had not run when the replay ended:\n\n"
-      md += result.pendingWork.map { "- \(cell($0.description))" }.joined(separator: "\n") + "\n\n"
+      md +=
+        result.pendingWork.map { "- \(Markup.tableCell($0.description))" }.joined(separator: "\n")
+        + "\n\n"
     }
     if let result, !result.expectations.isEmpty {
       md += "| expectation | held | time (s) | what was expected and what happened |\n"
@@ -181,7 +183,7 @@ public struct ScenarioReport {
       for e in result.expectations {
         let time = e.time.map { Markup.number($0) } ?? ""
         md +=
-          "| \(cell(e.name)) | \(e.passed ? "yes" : "**no**") | \(time) | \(cell(e.message)) |\n"
+          "| \(Markup.tableCell(e.name)) | \(e.passed ? "yes" : "**no**") | \(time) | \(Markup.tableCell(e.message)) |\n"
       }
       md += "\n"
     }
@@ -197,10 +199,6 @@ public struct ScenarioReport {
     markdown.split(separator: "\n", omittingEmptySubsequences: false).map { line in
       line.hasPrefix("#") ? "#" + line : String(line)
     }.joined(separator: "\n")
-  }
-
-  private func cell(_ text: String) -> String {
-    text.replacingOccurrences(of: "|", with: "\\|").replacingOccurrences(of: "\n", with: " ")
   }
 
   /// The map figure of a complete replay.

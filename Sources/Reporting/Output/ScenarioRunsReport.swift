@@ -74,7 +74,7 @@ public struct ScenarioRunsReport {
       for r in runs.rates {
         let interval = r.share.wilsonInterval()
         md +=
-          "| \(cell(r.name)) | \(r.share.successes) of \(r.share.trials) | "
+          "| \(Markup.tableCell(r.name)) | \(r.share.successes) of \(r.share.trials) | "
           + "\(ReplayResult.percent(r.share.estimate)) | "
           + "\(ReplayResult.percent(interval.lowerBound))–"
           + "\(ReplayResult.percent(interval.upperBound)) | \(ReplayResult.percent(r.atLeast)) | "
@@ -86,12 +86,14 @@ public struct ScenarioRunsReport {
     }
     if !result.timelineErrors.isEmpty {
       md += "Timeline errors:\n\n"
-      md += result.timelineErrors.map { "- \(cell($0))" }.joined(separator: "\n") + "\n\n"
+      md +=
+        result.timelineErrors.map { "- \(Markup.tableCell($0))" }.joined(separator: "\n") + "\n\n"
     }
     if !result.expectations.isEmpty {
       md += "| expectation | held | what was expected and what happened |\n|---|---|---|\n"
       for e in result.expectations {
-        md += "| \(cell(e.name)) | \(e.passed ? "yes" : "**no**") | \(cell(e.message)) |\n"
+        md +=
+          "| \(Markup.tableCell(e.name)) | \(e.passed ? "yes" : "**no**") | \(Markup.tableCell(e.message)) |\n"
       }
       md += "\n"
     }
@@ -103,7 +105,7 @@ public struct ScenarioRunsReport {
       for f in shown {
         md +=
           "| \(f.run) | \(f.seed) | \(f.verdict.label) | "
-          + "\(cell(f.failures.joined(separator: ", "))) |\n"
+          + "\(Markup.tableCell(f.failures.joined(separator: ", "))) |\n"
       }
       if runs.failed.count > shown.count {
         md += "\n… and \(runs.failed.count - shown.count) more (report.json lists every one).\n"
@@ -125,7 +127,4 @@ public struct ScenarioRunsReport {
   /// How many runs that did not pass the Markdown lists (the JSON lists all).
   static let listedRuns = 20
 
-  private func cell(_ text: String) -> String {
-    text.replacingOccurrences(of: "|", with: "\\|").replacingOccurrences(of: "\n", with: " ")
-  }
 }

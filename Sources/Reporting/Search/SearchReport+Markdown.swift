@@ -20,7 +20,7 @@ extension SearchReport {
       out += "| \(s.service) | \(s.requests) | \(s.errors) | \(Self.percent(s.errorRate)) "
       out += "| \(Self.stats(s.total)) | \(Self.stats(s.network)) | \(Self.stats(s.serviceTime)) "
       out += "| \(Self.ratio(s.meanRecall)) | \(Self.ratio(s.meanPrecision)) "
-      out += "| \(Self.cell(anomalies.joined(separator: ", "))) |\n"
+      out += "| \(Markup.tableCell(anomalies.joined(separator: ", "))) |\n"
     }
     out += "\n| # | sent s | service | kind | request | outcome | total ms | results "
     out += "| recall | precision | anomalies |\n"
@@ -32,7 +32,7 @@ extension SearchReport {
       if let truth = r.ncmb?.truth { results += " of \(truth.count) true" }
       if let check = r.threeWords, check.failed { results += " (wrong square)" }
       out += "| \(i + 1) | \(Self.fixed(r.sentAt.seconds, 3)) | \(r.service) | \(r.kind.rawValue) "
-      out += "| `\(Self.cell(r.request))` | \(Self.cell(outcome)) "
+      out += "| `\(Markup.tableCell(r.request))` | \(Markup.tableCell(outcome)) "
       out += "| \(r.latency.map { Self.fixed($0.totalSeconds * 1000, 0) } ?? "–") | \(results) "
       out += "| \(Self.ratio(r.ncmb?.recall)) | \(Self.ratio(r.ncmb?.precision)) "
       out += "| \(r.anomalies.map(\.rawValue).joined(separator: ", ")) |\n"
@@ -57,12 +57,10 @@ extension SearchReport {
   private static func percent(_ value: Double) -> String { fixed(value * 100, 1) + " %" }
 
   /// `value` with `digits` decimals, independent of the locale.
+  private static let posix = Locale(identifier: "en_US_POSIX")
+
   private static func fixed(_ value: Double, _ digits: Int) -> String {
-    String(format: "%.\(digits)f", locale: Locale(identifier: "en_US_POSIX"), value)
+    String(format: "%.\(digits)f", locale: posix, value)
   }
 
-  /// Text safe inside a table cell.
-  private static func cell(_ text: String) -> String {
-    text.replacingOccurrences(of: "|", with: "\\|").replacingOccurrences(of: "\n", with: " ")
-  }
 }
