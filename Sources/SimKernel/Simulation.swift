@@ -182,7 +182,9 @@ public final class Simulation {
     guard let (time, slot, action, handle) = queue.pop() else { return false }
     clock = SimTime(nanoseconds: time)
     eventsFired += 1
-    if let action {
+    // Consumed, so that the closure is called with the reference the queue handed over
+    // (binding a copy of it cost a retain and a release per event).
+    if let action = consume action {
       try action()
     } else {
       let target = handlers[Int(slot.handler)]
