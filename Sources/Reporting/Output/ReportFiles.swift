@@ -77,16 +77,18 @@ public enum ReportFiles {
       contentsOf: first.appendingPathComponent("report.md"), encoding: .utf8)
     let report = ScenarioRunsReport(
       result: result, scenario: scenario, firstReport: firstReport, firstMarkdown: firstMarkdown)
-    try ReportWriter.write(
-      report.json.jsonText + "\n", to: folder.appendingPathComponent("report.json"))
-    try ReportWriter.write(report.markdown(), to: folder.appendingPathComponent("report.md"))
+    let json = report.json
+    let markdown = report.markdown()
+    try ReportWriter.write(json.jsonText + "\n", to: folder.appendingPathComponent("report.json"))
+    try ReportWriter.write(markdown, to: folder.appendingPathComponent("report.md"))
     let figures = ["map.svg", "latency.svg"].compactMap { name -> (String, String)? in
       (try? String(contentsOf: first.appendingPathComponent(name), encoding: .utf8))
         .map { ("runs/0/\(name)", $0) }
     }
     try ReportWriter.write(
       result.json.jsonText + "\n", to: folder.appendingPathComponent("result.json"))
-    return RunReport.Entry(runs: report, figures: figures)
+    return RunReport.Entry(
+      summary: report.summary, json: json, markdown: markdown, figures: figures)
   }
 
   /// Writes a scenario's report into `folder`: `report.json`, `report.md`, its figures, the
@@ -108,9 +110,10 @@ public enum ReportFiles {
       run.result.timeout != nil
       ? ScenarioReport(stopped: run.result, scenario: run.scenario)
       : try ScenarioReport(input: ReportInput(run), context: run.world.geos, resources: resources)
-    try ReportWriter.write(
-      report.json.jsonText + "\n", to: folder.appendingPathComponent("report.json"))
-    try ReportWriter.write(report.markdown(), to: folder.appendingPathComponent("report.md"))
+    let json = report.json
+    let markdown = report.markdown()
+    try ReportWriter.write(json.jsonText + "\n", to: folder.appendingPathComponent("report.json"))
+    try ReportWriter.write(markdown, to: folder.appendingPathComponent("report.md"))
     var figures: [(String, String)] = []
     if let map = report.mapSVG() { figures.append(("map.svg", map)) }
     if let latency = report.latencySVG() { figures.append(("latency.svg", latency)) }
@@ -122,7 +125,8 @@ public enum ReportFiles {
       to: folder.appendingPathComponent("index.html"))
     try ReportWriter.write(
       run.result.json.jsonText + "\n", to: folder.appendingPathComponent("result.json"))
-    return RunReport.Entry(report: report, figures: figures)
+    return RunReport.Entry(
+      summary: report.summary, json: json, markdown: markdown, figures: figures)
   }
 
   /// Writes a run's `report.json`, `report.md`, `junit.xml` and `index.html` into `folder`

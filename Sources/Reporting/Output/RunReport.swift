@@ -38,18 +38,26 @@ public struct RunReport {
 
     /// The entry of a scenario report made in this process.
     public init(report: ScenarioReport, figures: [(String, String)]) {
-      summary = report.summary
-      json = report.json
-      markdown = report.markdown()
-      self.figures = figures.map { (file: $0.0, svg: $0.1) }
+      self.init(
+        summary: report.summary, json: report.json, markdown: report.markdown(),
+        figures: figures)
     }
 
     /// The entry of a scenario replayed several times; `figures` are run 0's, their files
     /// relative to the scenario's folder (`runs/0/map.svg`).
     public init(runs report: ScenarioRunsReport, figures: [(String, String)]) {
-      summary = report.summary
-      json = report.json
-      markdown = report.markdown()
+      self.init(
+        summary: report.summary, json: report.json, markdown: report.markdown(),
+        figures: figures)
+    }
+
+    /// The entry of a report whose JSON and Markdown are already made (they were just written).
+    init(
+      summary: ScenarioSummary, json: JSONValue, markdown: String, figures: [(String, String)]
+    ) {
+      self.summary = summary
+      self.json = json
+      self.markdown = markdown
       self.figures = figures.map { (file: $0.0, svg: $0.1) }
     }
 
