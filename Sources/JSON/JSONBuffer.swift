@@ -109,14 +109,12 @@ public struct JSONBuffer: ~Copyable {
   /// The number of decimal digits of `n` (1 for 0).
   @inlinable @inline(__always)
   static func digitCount(_ n: UInt64) -> Int {
-    // Compared with growing powers of ten: no division.
-    var digits = 1
-    var power: UInt64 = 10
-    while digits < 20, n >= power {
-      digits &+= 1
-      power = power &* 10
-    }
-    return digits
+    // The bit length times log₁₀ 2 (1233 / 4096), rounded down, is the digit count or one
+    // less: one comparison with a power of ten decides. Setting the low bit makes zero count
+    // as one digit and moves no other number across a power of ten (those above 1 are even).
+    let m = n | 1
+    let guess = ((UInt64.bitWidth - m.leadingZeroBitCount) &* 1_233) >> 12
+    return m < powerOfTen(guess) ? guess : guess &+ 1
   }
 
   /// Writes the last `count` decimal digits of `n` (leading zeros included) just before `end`,
@@ -175,7 +173,7 @@ public struct JSONBuffer: ~Copyable {
 
   /// 10^`k`, for `k` from 0 to 19 (a switch over constants is a table the binary holds, read
   /// with no set-up).
-  @inline(__always)
+  @usableFromInline @inline(__always)
   static func powerOfTen(_ k: Int) -> UInt64 {
     switch k {
     case 0: 1

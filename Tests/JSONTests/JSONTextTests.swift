@@ -63,6 +63,20 @@ import Testing
     #expect(buffer.bytes == [0x2A] + Array(String(i).utf8))
   }
 
+  @Test func integersOfEveryLengthAreTheirDecimalDigits() {
+    var values: [Int64] = [0, 1, 9, Int64.max, Int64.min, Int64.min + 1]
+    var power: Int64 = 10
+    for _ in 1...18 {
+      values += [power - 1, power, power + 1]
+      if power <= Int64.max / 10 { power *= 10 }
+    }
+    for i in values + values.map { $0 == .min ? .max : -$0 } {
+      var buffer = JSONBuffer()
+      buffer.writeInteger(i)
+      #expect(String(decoding: buffer.bytes, as: UTF8.self) == String(i))
+    }
+  }
+
   /// Times in nanoseconds written in seconds from their digits: around the bounds of the
   /// digit path (10⁻³ s and 10⁶ s), with trailing zeros, negative, and a spread of others.
   @Test func decimalsFromIntegersAreTheNumbersOfTheirDoubles() {
