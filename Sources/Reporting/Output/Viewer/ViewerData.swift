@@ -74,10 +74,6 @@ struct ViewerProjection {
   /// A projection showing every point of `points` (latitude, longitude), with 8 % padding and
   /// at least 300 m across; the whole world between ±70° when there are none.
   init(fitting points: [(Double, Double)]) {
-    var minX = Double.infinity
-    var maxX = -Double.infinity
-    var minY = Double.infinity
-    var maxY = -Double.infinity
     let all = points.isEmpty ? [(-70.0, -180.0), (70.0, 180.0)] : points
     // The projection is monotonic in latitude and in longitude: the extremes of the degrees
     // give the extremes of the metres.
@@ -91,8 +87,8 @@ struct ViewerProjection {
       west = min(west, lon)
       east = max(east, lon)
     }
-    (minX, minY) = Self.mercator(south, west)
-    (maxX, maxY) = Self.mercator(north, east)
+    let (minX, minY) = Self.mercator(south, west)
+    let (maxX, maxY) = Self.mercator(north, east)
     let spanX = max(maxX - minX, 300) * 1.16
     let spanY = max(maxY - minY, 300) * 1.16
     scale = max(spanX / Self.width, spanY / Self.height)
@@ -921,16 +917,11 @@ private struct Builder {
       switch v {
       case .string(let s):
         // Every script looked for is written in UTF-8 with a lead byte of at least 0xE3.
-        guard s.utf8.contains(where: { $0 >= 0xE3 }), s.unicodeScalars.contains(where: isCJK)
+        let scalars = s.unicodeScalars
+        guard s.utf8.contains(where: { $0 >= 0xE3 }), let i = scalars.firstIndex(where: isCJK)
         else { return nil }
-        // A short run of the script, not a whole log line.
-        let scalars = Array(s.unicodeScalars)
-        guard let i = scalars.firstIndex(where: isCJK) else { return nil }
-        var j = i
-        while j < scalars.count && isCJK(scalars[j]) && j - i < 8 { j += 1 }
-        var out = ""
-        out.unicodeScalars.append(contentsOf: scalars[i..<j])
-        return out
+        // A short run of the script, not a whole log line: at most eight scalars.
+        return String(String.UnicodeScalarView(scalars[i...].prefix(8).prefix(while: isCJK)))
       case .array(let a): return a.lazy.compactMap(find).first
       case .object(let o):
         // The first in the order of the keys: the least key of the members that have one.
