@@ -383,6 +383,19 @@ private func rootElement(of text: String) -> Result<String, any Error> {
         + "<table>\n<tr><th>a</th><th>b | c</th></tr>\n<tr><td>1</td><td>2</td></tr>\n</table>\n"
         + "<ul>\n<li>one</li>\n<li>two</li>\n</ul>\n")
   }
+
+  @Test func markdownSpansThatNeverCloseStayText() {
+    // A backtick or a pair of stars without its partner is the character itself, spans do not
+    // nest, and white space at a line's ends goes, ideographic spaces included.
+    let html = MarkdownHTML.render(
+      "\u{3000}Tab\tand `open, **open, \\<tag\\>, a\\b and ***three**\u{3000}\n\n"
+        + "|\u{3000}東京\u{3000}| a \\| b |\n|---|---|\n| `x|y` | \\<i\\> |\n")
+    #expect(
+      html
+        == "<p>Tab\tand `open, <strong>open, \\&lt;tag\\&gt;, a\\b and </strong>*three**</p>\n"
+        + "<table>\n<tr><th>東京</th><th>a | b</th></tr>\n"
+        + "<tr><td>`x</td><td>y`</td><td>&lt;i&gt;</td></tr>\n</table>\n")
+  }
 }
 
 /// Runs `body` with a weather widget walking a GPX whose second point has no valid latitude

@@ -5,6 +5,17 @@ import JSON
 enum Markup {
   /// `text` with `&`, `<`, `>`, `"` and `'` escaped, and characters XML 1.0 forbids dropped.
   static func escape(_ text: String) -> String {
+    // Most text has nothing to escape or drop (0xEF leads U+FFFE and U+FFFF, among others).
+    let attention = text.utf8.contains { byte in
+      switch byte {
+      case UInt8(ascii: "&"), UInt8(ascii: "<"), UInt8(ascii: ">"), UInt8(ascii: "\""),
+        UInt8(ascii: "'"), 0xEF:
+        true
+      case 0x09, 0x0A, 0x0D: false
+      default: byte < 0x20
+      }
+    }
+    guard attention else { return text }
     var out = ""
     out.reserveCapacity(text.utf8.count)
     for scalar in text.unicodeScalars {

@@ -390,9 +390,8 @@ enum MarkdownHTML {
         table = []
       }
     }
-    for rawLine in markdown.split(separator: "\n", omittingEmptySubsequences: false) {
-      let line = String(rawLine)
-      let trimmed = line.trimmingCharacters(in: .whitespaces)
+    for line in markdown.split(separator: "\n", omittingEmptySubsequences: false) {
+      let trimmed = trimmingWhitespace(line)
       if trimmed.isEmpty {
         flush()
       } else if let level = heading(trimmed) {
@@ -435,55 +434,88 @@ enum MarkdownHTML {
     return min(6, hashes + 1)
   }
 
+  /// `text` without the white space (`CharacterSet.whitespaces`) at its ends; without calling
+  /// Foundation for the usual line, which starts and ends with a printable ASCII character.
+  private static func trimmingWhitespace(_ text: Substring) -> String {
+    guard let first = text.utf8.first, let last = text.utf8.last else { return "" }
+    func plain(_ byte: UInt8) -> Bool { byte > 0x20 && byte < 0x80 }
+    guard plain(first), plain(last) else { return text.trimmingCharacters(in: .whitespaces) }
+    return String(text)
+  }
+
   /// The cells of a pipe-table row; `\|` is a literal bar.
   private static func cellsOf(_ row: String) -> [String] {
     var cells: [String] = []
-    var current = ""
+    var current: [UInt8] = []
     var escaped = false
-    for ch in row.dropFirst() {
+    func cell() -> String { trimmingWhitespace(Substring(decoding: current, as: UTF8.self)) }
+    // Bytes, not characters: a bar and a backslash are never part of another character's UTF-8.
+    for byte in row.utf8.dropFirst() {
       if escaped {
-        current.append(ch)
+        current.append(byte)
         escaped = false
-      } else if ch == "\\" {
+      } else if byte == UInt8(ascii: "\\") {
         escaped = true
-      } else if ch == "|" {
-        cells.append(current.trimmingCharacters(in: .whitespaces))
-        current = ""
+      } else if byte == UInt8(ascii: "|") {
+        cells.append(cell())
+        current = []
       } else {
-        current.append(ch)
+        current.append(byte)
       }
     }
-    if !current.trimmingCharacters(in: .whitespaces).isEmpty {
-      cells.append(current.trimmingCharacters(in: .whitespaces))
-    }
+    let last = cell()
+    if !last.isEmpty { cells.append(last) }
     return cells
   }
 
-  /// Escapes the text and renders `**bold**` and `` `code` `` spans.
+  /// Escapes the text and renders `**bold**` and `` `code` `` spans; `\<` and `\>` are the
+  /// characters themselves.
   static func inline(_ text: String) -> String {
+    let bytes = Array(text.utf8)
     var out = ""
-    var rest = Substring(text)
-    while !rest.isEmpty {
-      if rest.hasPrefix("`"), let end = rest.dropFirst().firstIndex(of: "`") {
-        out +=
-          "<code>" + Markup.escape(String(rest[rest.index(after: rest.startIndex)..<end]))
-          + "</code>"
-        rest = rest[rest.index(after: end)...]
-      } else if rest.hasPrefix("**"), let end = rest.dropFirst(2).range(of: "**") {
-        out +=
-          "<strong>"
-          + Markup.escape(String(rest[rest.index(rest.startIndex, offsetBy: 2)..<end.lowerBound]))
-          + "</strong>"
-        rest = rest[end.upperBound...]
-      } else if rest.hasPrefix("\\<") || rest.hasPrefix("\\>") {
-        // A backslash escape (Markup.escapingHTML): the character itself.
-        out += Markup.escape(String(rest.dropFirst().first!))
-        rest = rest.dropFirst(2)
-      } else {
-        out += Markup.escape(String(rest.first!))
-        rest = rest.dropFirst()
-      }
+    out.reserveCapacity(bytes.count + 16)
+    func escaped(_ range: Range<Int>) -> String {
+      Markup.escape(String(decoding: bytes[range], as: UTF8.self))
     }
+    /// The first `**` at or after `start`.
+    func strongEnd(from start: Int) -> Int? {
+      var i = start
+      while i + 1 < bytes.count {
+        if bytes[i] == UInt8(ascii: "*"), bytes[i + 1] == UInt8(ascii: "*") { return i }
+        i += 1
+      }
+      return nil
+    }
+    // Text between spans is escaped in one piece: escaping works scalar by scalar.
+    var text = 0
+    var i = 0
+    while i < bytes.count {
+      let span: (html: String, end: Int)?
+      switch bytes[i] {
+      case UInt8(ascii: "`"):
+        span = bytes[(i + 1)...].firstIndex(of: UInt8(ascii: "`")).map {
+          ("<code>" + escaped(i + 1..<$0) + "</code>", $0 + 1)
+        }
+      case UInt8(ascii: "*") where i + 1 < bytes.count && bytes[i + 1] == UInt8(ascii: "*"):
+        span = strongEnd(from: i + 2).map {
+          ("<strong>" + escaped(i + 2..<$0) + "</strong>", $0 + 2)
+        }
+      case UInt8(ascii: "\\")
+      where i + 1 < bytes.count
+        && (bytes[i + 1] == UInt8(ascii: "<") || bytes[i + 1] == UInt8(ascii: ">")):
+        span = (escaped(i + 1..<i + 2), i + 2)
+      default:
+        span = nil
+      }
+      guard let span else {
+        i += 1
+        continue
+      }
+      out += escaped(text..<i) + span.html
+      i = span.end
+      text = i
+    }
+    out += escaped(text..<bytes.count)
     return out
   }
 }
