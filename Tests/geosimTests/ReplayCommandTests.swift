@@ -277,21 +277,22 @@ private func weather(name: String, variant: String, expect: String = "pass") -> 
       "b.scenario.json": weather(name: "trapping", variant: "corrected"),
       "c.scenario.json": weather(name: "third", variant: "corrected"),
     ])
-    // A stand-in worker: real workers for the others; for "trapping" it streams two events,
+    // A stand-in worker: it takes the units as a worker does, one JSON line at a time, and
+    // hands each to a real worker, except "trapping": for that one it streams two events,
     // prints what the Swift runtime prints for a force-unwrapped nil, and dies of SIGILL.
     let script = dir.appendingPathComponent("worker.sh")
     try """
     #!/bin/sh
-    out="$3"; shift 4  # replay-worker --out DIR -- FILE...
-    for f in "$@"; do
-      case "$f" in
-        */b.scenario.json)
+    out="$3"  # replay-worker --out DIR --units-on-request ...
+    while IFS= read -r unit; do
+      case "$unit" in
+        *b.scenario.json*)
           mkdir -p "$out/trapping"
           printf '{"seq":0}\\n{"seq":1}\\n' > "$out/trapping/events.jsonl"
           echo "Fatal error: Unexpectedly found nil while unwrapping an Optional value" >&2
           kill -ILL $$ ;;
-        *) env -u GEOSIM_WORKER_PARENT "\(geosimBinary.path)" replay-worker --out "$out" "$f" \\
-             || exit $? ;;
+        *) printf '%s\\n' "$unit" | env -u GEOSIM_WORKER_PARENT "\(geosimBinary.path)" \\
+             replay-worker --out "$out" --units-on-request || exit $? ;;
       esac
     done
     """.write(to: script, atomically: true, encoding: .utf8)
@@ -317,6 +318,57 @@ private func weather(name: String, variant: String, expect: String = "pass") -> 
     #expect(crash.lastEvents == [#"{"seq":0}"#, #"{"seq":1}"#])
     #expect(results[1].scenario == "trapping" && results[1].file == scenarios[1].file)
     #expect(ReplayCommand.line(for: results[1]).hasPrefix("CRASH trapping: crashed: signal 4"))
+  }
+
+  @Test func aWorkerAnswersEachUnitItIsSentAndRefusesALineThatIsNone() throws {
+    let dir = try folder(["a.scenario.json": weather(name: "short", variant: "corrected")])
+    let worker = ["replay-worker", "--out", "out", "--units-on-request"]
+    let r = try geosim(
+      worker, in: dir, input: #"{"file": "a.scenario.json", "run": 1}"# + "\nnot json\n")
+    #expect(r.out == "done\n", "the first unit is answered before the second line is read")
+    #expect(r.code == 2)
+    #expect(r.err.contains("the unit sent to this worker is not JSON"), "\(r.err)")
+    #expect(
+      FileManager.default.fileExists(
+        atPath: dir.appendingPathComponent("out/short/runs/1/result.json").path))
+    let wrongRun = try geosim(
+      worker, in: dir, input: #"{"file": "a.scenario.json", "run": -1}"# + "\n")
+    #expect(wrongRun.code == 2)
+    #expect(wrongRun.err.contains("a whole number ≥ 0, got -1"), "\(wrongRun.err)")
+    let sweepWorker = try geosim(
+      ["sweep-worker", "--out", "out", "--units-on-request", "0"], in: dir)
+    #expect(sweepWorker.code == 2)
+    #expect(sweepWorker.err.contains("--units-on-request takes no indices"), "\(sweepWorker.err)")
+  }
+
+  @Test func eachWorkerTakesUnitAfterUnitSoResourcesLoadOncePerWorker() throws {
+    let names = ["first", "second", "third", "fourth", "fifth"]
+    var files: [String: String] = [:]
+    for name in names { files["\(name).scenario.json"] = weather(name: name, variant: "corrected") }
+    let dir = try folder(files)
+    // The real worker, started through a script that notes each start.
+    let script = dir.appendingPathComponent("worker.sh")
+    try """
+    #!/bin/sh
+    echo start >> "\(dir.path)/starts"
+    exec "\(geosimBinary.path)" "$@"
+    """.write(to: script, atomically: true, encoding: .utf8)
+    try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: script.path)
+    let pool = WorkerPool(
+      executable: script.path, out: dir.appendingPathComponent("out"), seed: nil,
+      allowOutside: false)
+    let units = names.map { name in
+      WorkerPool.Unit(
+        file: dir.appendingPathComponent("\(name).scenario.json").path, name: name, run: nil)
+    }
+    let progress = Progress(
+      total: units.count,
+      terminal: Terminal(readLine: { nil }, write: { _ in }, writeError: { _ in }))
+    let results = try pool.run(units, jobs: 2, progress: progress)
+    #expect(results.map(\.scenario) == names)
+    #expect(results.allSatisfy { $0.verdict == .pass })
+    let starts = try String(contentsOf: dir.appendingPathComponent("starts"), encoding: .utf8)
+    #expect(starts == "start\nstart\n", "one process per worker, not per unit or batch")
   }
 }
 

@@ -55,10 +55,10 @@ struct ValidateCommand: ToolCommand {
 
 /// `geosim replay`: scenario documents in, judged replays and their reports out.
 ///
-/// Each scenario runs in a worker process (`replay-worker`), a batch of scenarios per worker
-/// and as many workers as cores, so that an app model that traps ends only its own scenario:
-/// the parent reports it as a crash with the last events before it and starts a new worker for
-/// the rest of the batch.
+/// Each scenario runs in a worker process (`replay-worker`), as many workers as cores, each
+/// taking scenario after scenario from the parent, so that an app model that traps ends only its
+/// own scenario: the parent reports it as a crash with the last events before it and starts a
+/// new worker for the rest.
 struct ReplayCommand: ToolCommand {
   static let configuration = CommandConfiguration(
     commandName: "replay",

@@ -11,11 +11,15 @@ import SimKernel
 #endif
 
 /// `replay-worker --out DIR [--seed N] [--allow-outside-paths] [--standard-input FILE]
-/// [--run-index I ...] FILE...` (internal, started by `replay`): runs the scenarios one after
-/// the other in this process, streaming each one's events to `<out>/<name>/events.jsonl` and
-/// writing its reports, and `result.json` last, when it ends. With run indices (one per file,
-/// in order; -1 for a scenario replayed once), a file with index I ≥ 0 is run I of its
-/// scenario: it replays with that run's seed (`Scenario.runSeed`) into `<out>/<name>/runs/<I>/`.
+/// (--units-on-request | [--run-index I ...] FILE...)` (internal, started by `replay`): runs
+/// scenarios one after the other in this process, streaming each one's events to
+/// `<out>/<name>/events.jsonl` and writing its reports, and `result.json` last, when it ends.
+///
+/// With `--units-on-request` the scenarios come from the parent (``UnitRequests``), each as
+/// `{"file": FILE, "run": I}` (`run` absent or `null` for a scenario replayed once); otherwise
+/// they are the files given, with run indices (one per file, in order; -1 for a scenario
+/// replayed once). Run I ≥ 0 of a scenario replays with that run's seed (`Scenario.runSeed`)
+/// into `<out>/<name>/runs/<I>/`.
 struct ReplayWorkerCommand: ToolCommand {
   static let configuration = CommandConfiguration(
     commandName: "replay-worker", abstract: "Run scenarios for replay (internal).",
@@ -35,10 +39,16 @@ struct ReplayWorkerCommand: ToolCommand {
   /// For each file, which run of its scenario it is (-1: the scenario is replayed once).
   @Option var runIndex: [Int] = []
 
+  /// Whether the scenarios come from the parent, one at a time.
+  @Flag var unitsOnRequest = false
+
   func validate() throws {
     guard runIndex.isEmpty || runIndex.count == scenarios.paths.count else {
       throw ValidationError(
         "expected one --run-index per file (\(scenarios.paths.count)), got \(runIndex.count)")
+    }
+    guard !unitsOnRequest || scenarios.paths.isEmpty else {
+      throw ValidationError("--units-on-request takes no files")
     }
   }
 
@@ -47,12 +57,10 @@ struct ReplayWorkerCommand: ToolCommand {
     // A trap in the app writes the events it has not written yet before the worker dies.
     EventFile.writeOnTrap()
     let input = try standardInput.map { try Data(contentsOf: URL(fileURLWithPath: $0)) }
-    let inputs = ScenarioInputs(files: scenarios.paths, standardInput: input)
     let resources = ReplayResources()
     let timeLimit = WorkerTimeLimit(seconds: budget.timeLimit)
-    for (position, file) in inputs.files.enumerated() {
+    func replayFile(_ file: String, run: Int?, inputs: ScenarioInputs) throws -> Int32? {
       let scenario = try inputs.scenario(file, allowOutside: scenarios.allowOutsidePaths)
-      let run = runIndex.isEmpty || runIndex[position] < 0 ? nil : runIndex[position]
       let folder = WorkerPool.folder(
         out: URL(fileURLWithPath: out), name: scenario.name, run: run)
       let runSeed = run.map { Scenario.runSeed(seed ?? scenario.seed, run: $0) } ?? seed
@@ -60,12 +68,37 @@ struct ReplayWorkerCommand: ToolCommand {
       // failed write, not a crash of the app.
       do {
         try timeLimit.watch(run.map { "\(scenario.name) run \($0)" } ?? scenario.name) {
-          try replay(scenario, seed: runSeed, to: folder, tool: tool, resources: resources)
+          try self.replay(scenario, seed: runSeed, to: folder, tool: tool, resources: resources)
         }
       } catch let error as OutputFailure {
         tool.terminal.writeError("\(tool.name) replay-worker: \(error.message)\n")
         return OutputFailure.exitStatus
       }
+      return nil
+    }
+    guard unitsOnRequest else {
+      let inputs = ScenarioInputs(files: scenarios.paths, standardInput: input)
+      for (position, file) in inputs.files.enumerated() {
+        let run = runIndex.isEmpty || runIndex[position] < 0 ? nil : runIndex[position]
+        if let status = try replayFile(file, run: run, inputs: inputs) { return status }
+      }
+      return 0
+    }
+    var requests = UnitRequests()
+    while let unit = try requests.next() {
+      guard case .object(let o) = unit, case .string(let file)? = o["file"] else {
+        throw BadInput("expected a unit {\"file\": …, \"run\": …}, got \(unit.jsonText)")
+      }
+      var run: Int?
+      switch o["run"] {
+      case nil, .null?: run = nil
+      case .number(let n)? where n >= 0 && n < 1e9 && n == n.rounded(): run = Int(n)
+      case let other?:
+        throw BadInput("expected a unit's run to be a whole number ≥ 0, got \(other.jsonText)")
+      }
+      let inputs = ScenarioInputs(files: [file], standardInput: input)
+      if let status = try replayFile(file, run: run, inputs: inputs) { return status }
+      requests.done()
     }
     return 0
   }

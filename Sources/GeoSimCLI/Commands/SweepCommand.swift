@@ -183,13 +183,16 @@ struct SweepCommand: ToolCommand {
       "document": document,
     ])
     try ReportWriter.write(setup.jsonText + "\n", to: outURL.appendingPathComponent("grid.json"))
-    var common = ["sweep-worker", "--out", outURL.path, "--run-reports", runReports.rawValue]
+    var common = [
+      "sweep-worker", "--out", outURL.path, "--run-reports", runReports.rawValue,
+      WorkerProcesses.unitsOnRequest,
+    ]
     if allowOutsidePaths { common.append("--allow-outside-paths") }
     let arguments = common + budget.workerArguments
     let progress = Progress(total: indices.count, terminal: tool.terminal)
     let runs = try WorkerProcesses(executable: try tool.executablePath()).run(
       count: indices.count, jobs: jobs ?? ProcessInfo.processInfo.activeProcessorCount,
-      arguments: { units in arguments + units.map { String(indices[$0]) } },
+      arguments: arguments, request: { .object(["index": .number(Double(indices[$0]))]) },
       clear: { try? FileManager.default.removeItem(at: Self.runURL(outURL, indices[$0])) },
       read: { Self.readRun(outURL, indices[$0], grid: grid) },
       crashed: { unit, ending in
@@ -332,9 +335,10 @@ struct SweepCommand: ToolCommand {
   }
 }
 
-/// `sweep-worker --out DIR [--allow-outside-paths] INDEX...` (internal, started by `sweep`):
-/// replays the points of the sweep set up in `<out>/grid.json` one after the other, writing
-/// `runs/<index>.json` as each one ends.
+/// `sweep-worker --out DIR [--allow-outside-paths] (--units-on-request | INDEX...)` (internal,
+/// started by `sweep`): replays points of the sweep set up in `<out>/grid.json` one after the
+/// other, writing `runs/<index>.json` as each one ends: the indices given, or with
+/// `--units-on-request` the points the parent sends (``UnitRequests``), each as `{"index": I}`.
 struct SweepWorkerCommand: ToolCommand {
   static let configuration = CommandConfiguration(
     commandName: "sweep-worker", abstract: "Run sweep points for sweep (internal).",
@@ -350,6 +354,15 @@ struct SweepWorkerCommand: ToolCommand {
 
   @Argument var indices: [Int] = []
 
+  /// Whether the points come from the parent, one at a time.
+  @Flag var unitsOnRequest = false
+
+  func validate() throws {
+    guard !unitsOnRequest || indices.isEmpty else {
+      throw ValidationError("--units-on-request takes no indices")
+    }
+  }
+
   func run(in tool: ToolContext) throws -> Int32 {
     WorkerLifetime.followParent()
     let outURL = URL(fileURLWithPath: out, isDirectory: true)
@@ -363,7 +376,7 @@ struct SweepWorkerCommand: ToolCommand {
     let grid = try SweepGrid(json: gridJSON)
     let resources = ReplayResources()
     let timeLimit = WorkerTimeLimit(seconds: budget.timeLimit)
-    for index in indices {
+    func replay(_ index: Int) throws -> Int32? {
       let scenario = try grid.scenario(
         document, at: index, base: base, folder: URL(fileURLWithPath: folder, isDirectory: true),
         allowPathsOutsideFolder: allowOutsidePaths, resources: resources)
@@ -392,6 +405,24 @@ struct SweepWorkerCommand: ToolCommand {
         tool.terminal.writeError("\(tool.name) sweep-worker: \(error)\n")
         return OutputFailure.exitStatus
       }
+      return nil
+    }
+    guard unitsOnRequest else {
+      for index in indices {
+        if let status = try replay(index) { return status }
+      }
+      return 0
+    }
+    var requests = UnitRequests()
+    while let unit = try requests.next() {
+      guard case .object(let o) = unit, case .number(let n)? = o["index"], n >= 0, n < 1e15,
+        n == n.rounded(), grid.count > Int(n)
+      else {
+        throw BadInput(
+          "expected a unit {\"index\": I} with 0 ≤ I < \(grid.count), got \(unit.jsonText)")
+      }
+      if let status = try replay(Int(n)) { return status }
+      requests.done()
     }
     return 0
   }

@@ -30,22 +30,18 @@ struct WorkerPool: Sendable {
 
   /// The results in the order of `units`.
   func run(_ units: [Unit], jobs: Int, progress: Progress) throws -> [ReplayResult] {
-    var common = ["replay-worker", "--out", out.path]
-    if let seed { common += ["--seed", String(seed)] }
-    if allowOutside { common.append("--allow-outside-paths") }
-    if let standardInput { common += ["--standard-input", standardInput.path] }
-    common += budgetArguments
-    let arguments = common
+    var arguments = ["replay-worker", "--out", out.path, WorkerProcesses.unitsOnRequest]
+    if let seed { arguments += ["--seed", String(seed)] }
+    if allowOutside { arguments.append("--allow-outside-paths") }
+    if let standardInput { arguments += ["--standard-input", standardInput.path] }
+    arguments += budgetArguments
     return try WorkerProcesses(executable: executable).run(
-      count: units.count, jobs: jobs,
-      arguments: { batch in
-        // A run index for every file of the batch, in the same order, when any unit is a run
-        // of a scenario replayed several times (-1 for one replayed once).
-        let runs =
-          batch.contains { units[$0].run != nil }
-          ? batch.map { "--run-index=\(units[$0].run ?? -1)" } : []
-        // Files after `--`: a scenario file whose name starts with a dash is not an option.
-        return arguments + runs + ["--"] + batch.map { units[$0].file }
+      count: units.count, jobs: jobs, arguments: arguments,
+      request: { unit in
+        .object([
+          "file": .string(units[unit].file),
+          "run": units[unit].run.map { .number(Double($0)) } ?? .null,
+        ])
       },
       // A new replay's files must not sit beside an old one's.
       clear: { ReportFiles.clearScenario(in: folder(units[$0])) },

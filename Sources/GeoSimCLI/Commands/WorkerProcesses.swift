@@ -1,4 +1,5 @@
 import Foundation
+import JSON
 import Synchronization
 
 #if canImport(Glibc)
@@ -7,11 +8,19 @@ import Synchronization
   import Darwin
 #endif
 
-/// Runs units of work in worker processes of this tool: `jobs` workers at once, each given a
-/// chunk of units in order. A worker writes one result file per unit as it finishes it; when a worker
-/// dies, the first unit of its batch without a result is the one it died in — that unit becomes
-/// a crash, and a new worker takes the rest of the batch.
+/// Runs units of work in worker processes of this tool: `jobs` workers at once, each taking the
+/// next unit from a shared queue as it finishes the last, so that resources load once per worker
+/// and no worker waits while another still has a queue of its own.
+///
+/// A worker is started with ``unitsOnRequest``: the parent sends it one unit at a time on its
+/// standard input, as a line of JSON, and the worker answers `done` on its standard output once
+/// it has written that unit's result (``UnitRequests`` is its side). A worker that dies leaves
+/// the unit it was sent without an answer: that unit becomes a crash, and a new worker takes the
+/// next.
 struct WorkerProcesses: Sendable {
+  /// The option that makes a worker take its units on request.
+  static let unitsOnRequest = "--units-on-request"
+
   /// This tool's executable.
   let executable: String
 
@@ -58,65 +67,80 @@ struct WorkerProcesses: Sendable {
   /// Runs units `0..<count` and returns their results in order.
   ///
   /// - Parameters:
-  ///   - arguments: the worker's arguments for a batch of units.
+  ///   - arguments: a worker's arguments, ``unitsOnRequest`` among them.
+  ///   - request: what a worker is sent for a unit (one JSON value, written on one line).
   ///   - clear: removes a unit's stale result before a worker starts on it.
   ///   - read: a unit's result, once its worker has written it.
   ///   - crashed: the result of the unit a worker died in.
   ///   - finished: called as each unit's result is known (any thread).
   func run<Result: Sendable>(
-    count: Int, jobs: Int, arguments: @escaping @Sendable ([Int]) -> [String],
+    count: Int, jobs: Int, arguments: [String], request: @escaping @Sendable (Int) -> JSONValue,
     clear: @escaping @Sendable (Int) -> Void, read: @escaping @Sendable (Int) -> Result?,
     crashed: @escaping @Sendable (Int, Ending) -> Result,
     finished: @escaping @Sendable (Int, Result) -> Void
   ) throws -> [Result] {
     guard count > 0 else { return [] }
     let jobs = max(1, min(jobs, count))
-    // Units are handed out in chunks from a shared queue, so a slow chunk does not hold up the
-    // others; a few chunks per worker keep process starts few.
-    let chunk = max(1, (count + 2 * jobs - 1) / (2 * jobs))
     let shared = Shared<Result>()
     let done = DispatchGroup()
     for _ in 0..<jobs {
       done.enter()
       let thread = Thread {
         defer { done.leave() }
-        while shared.failure.withLock({ $0 == nil }) {
-          let range = shared.next.withLock { first -> Range<Int> in
-            let range = first..<min(count, first + chunk)
-            first = range.upperBound
-            return range
+        var worker: Worker?
+        defer { _ = worker?.end() }
+        // Units sent to the worker and not yet answered, in order: two, so that the worker
+        // finds its next unit waiting when it finishes one. Then units it must be sent again
+        // (a new worker's, after the last one died).
+        var sent: [Int] = []
+        var again: [Int] = []
+        func take() -> Int? {
+          if !again.isEmpty { return again.removeFirst() }
+          let unit = shared.next.withLock { next -> Int in
+            defer { next += 1 }
+            return next
           }
-          guard !range.isEmpty else { return }
-          var remaining = Array(range)
-          do {
-            while !remaining.isEmpty {
-              remaining.forEach(clear)
-              let ending = try launch(arguments(remaining))
+          return unit < count ? unit : nil
+        }
+        do {
+          while shared.failure.withLock({ $0 == nil }) {
+            while sent.count < 2, let unit = take() {
+              clear(unit)
+              let running = try worker ?? Worker(executable: executable, arguments: arguments)
+              worker = running
+              sent.append(unit)
+              // A worker that cannot be sent its unit has ended: its answers say where.
+              guard running.send(request(unit)) else { break }
+            }
+            guard let unit = sent.first, let running = worker else { return }
+            let result: Result
+            if try running.answered() {
+              result =
+                read(unit)
+                ?? crashed(
+                  unit,
+                  Ending(
+                    status: 0, signalled: false, stderr: "the worker wrote no result for the unit"))
+              sent.removeFirst()
+            } else {
+              // No answer: the worker died in this unit (or could not write its output); the
+              // ones after it go to a new worker.
+              worker = nil
+              let ending = running.end()
               if !ending.signalled, ending.status == OutputFailure.exitStatus {
-                // The worker could not write its output: the run cannot go on, and it is not a
-                // crash of the app.
+                // The run cannot go on, and it is not a crash of the app.
                 let lines = ending.stderr.split(separator: "\n")
                 throw OutputFailure(lines.last.map(String.init) ?? "a worker could not write")
               }
-              var rest: [Int] = []
-              for (position, unit) in remaining.enumerated() {
-                if let result = read(unit) {
-                  shared.results.withLock { $0[unit] = result }
-                  finished(unit, result)
-                  continue
-                }
-                // The first unit without a result is the one the worker died in.
-                let result = crashed(unit, ending)
-                shared.results.withLock { $0[unit] = result }
-                finished(unit, result)
-                rest = Array(remaining[(position + 1)...])
-                break
-              }
-              remaining = rest
+              result = crashed(unit, ending)
+              again = sent.dropFirst() + again
+              sent = []
             }
-          } catch {
-            shared.failure.withLock { $0 = $0 ?? error }
+            shared.results.withLock { $0[unit] = result }
+            finished(unit, result)
           }
+        } catch {
+          shared.failure.withLock { $0 = $0 ?? error }
         }
       }
       thread.start()
@@ -134,19 +158,161 @@ struct WorkerProcesses: Sendable {
     let failure = Mutex<(any Error)?>(nil)
   }
 
-  private func launch(_ arguments: [String]) throws -> Ending {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: executable)
-    process.arguments = arguments
-    process.environment = WorkerLifetime.environment()
-    let errors = Pipe()
-    process.standardError = errors
-    process.standardOutput = FileHandle.nullDevice
-    try process.run()
-    let data = errors.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return Ending(
-      status: process.terminationStatus, signalled: process.terminationReason == .uncaughtSignal,
-      stderr: String(decoding: data, as: UTF8.self))
+  /// A worker process and the parent's end of its channel: a socket pair, so that a write to a
+  /// worker that has died fails with `EPIPE` instead of raising `SIGPIPE` in the parent.
+  private final class Worker {
+    private let process = Process()
+    private let channel: Int32
+    private let errors = Pipe()
+    private let errorText = ErrorText()
+    private var answer: [UInt8] = []
+    private var ended: Ending?
+
+    init(executable: String, arguments: [String]) throws {
+      var ends: [Int32] = [-1, -1]
+      guard
+        socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &ends)
+          == 0
+      else {
+        throw OutputFailure("cannot start a worker: \(String(cString: strerror(errno)))")
+      }
+      channel = ends[0]
+      let workerEnd = FileHandle(fileDescriptor: ends[1], closeOnDealloc: true)
+      process.executableURL = URL(fileURLWithPath: executable)
+      process.arguments = arguments
+      process.environment = WorkerLifetime.environment()
+      process.standardInput = workerEnd
+      process.standardOutput = workerEnd
+      process.standardError = errors
+      do {
+        try process.run()
+      } catch {
+        close(channel)
+        throw error
+      }
+      try? workerEnd.close()
+      // What the worker writes to standard error is read as it comes, so that it never fills
+      // the pipe while the worker runs unit after unit.
+      let reader = Thread { [errors, errorText] in
+        let data = errors.fileHandleForReading.readDataToEndOfFile()
+        errorText.data.withLock { $0 = data }
+        errorText.read.signal()
+      }
+      reader.start()
+    }
+
+    /// Sends `request`; `false` when the worker has ended.
+    func send(_ request: JSONValue) -> Bool {
+      let line = Array((request.jsonText + "\n").utf8)
+      var sent = 0
+      while sent < line.count {
+        let n = line[sent...].withUnsafeBytes {
+          Glibc.send(channel, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL))
+        }
+        if n < 0, errno == EINTR { continue }
+        guard n > 0 else { return false }
+        sent += n
+      }
+      return true
+    }
+
+    /// Waits for the worker's next answer: `true` when it has finished its oldest unit, `false`
+    /// when it ended first.
+    ///
+    /// - Throws: ``OutputFailure`` for an answer that is not `done`.
+    func answered() throws -> Bool {
+      var buffer = [UInt8](repeating: 0, count: 64)
+      while true {
+        if let newline = answer.firstIndex(of: 0x0A) {
+          let text = String(decoding: answer[..<newline], as: UTF8.self)
+          answer.removeSubrange(...newline)
+          guard text == "done" else {
+            throw OutputFailure("a worker answered '\(text)'; expected 'done'")
+          }
+          return true
+        }
+        let n = buffer.withUnsafeMutableBytes { recv(channel, $0.baseAddress, $0.count, 0) }
+        if n < 0, errno == EINTR { continue }
+        guard n > 0 else { return false }
+        answer += buffer[..<n]
+      }
+    }
+
+    /// What the worker wrote to standard error, once it has closed it.
+    private final class ErrorText: Sendable {
+      let data = Mutex(Data())
+      let read = DispatchSemaphore(value: 0)
+    }
+
+    /// Tells the worker there is nothing more and waits for it to end.
+    func end() -> Ending {
+      if let ended { return ended }
+      close(channel)
+      errorText.read.wait()
+      process.waitUntilExit()
+      let ending = Ending(
+        status: process.terminationStatus, signalled: process.terminationReason == .uncaughtSignal,
+        stderr: String(decoding: errorText.data.withLock { $0 }, as: UTF8.self))
+      ended = ending
+      return ending
+    }
+  }
+}
+
+/// A worker's side of ``WorkerProcesses``: the units the parent sends, one line of JSON each,
+/// answered with `done` once each unit's result is written.
+///
+/// The units come on the worker's standard input and the answers go to its standard output, as
+/// they are when it starts; both are pointed at `/dev/null` from then on, so that what the app's
+/// code prints or reads never reaches the parent.
+struct UnitRequests: ~Copyable {
+  private let input: Int32
+  private let output: Int32
+  private var buffer: [UInt8] = []
+
+  init() {
+    input = fcntl(STDIN_FILENO, F_DUPFD_CLOEXEC, 3)
+    output = fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 3)
+    let null = open("/dev/null", O_RDWR)
+    if null >= 0 {
+      dup2(null, STDIN_FILENO)
+      dup2(null, STDOUT_FILENO)
+      close(null)
+    }
+  }
+
+  /// The next unit, or `nil` when the parent sends no more.
+  ///
+  /// - Throws: ``BadInput`` for a line that is not JSON.
+  mutating func next() throws -> JSONValue? {
+    var chunk = [UInt8](repeating: 0, count: 4_096)
+    while true {
+      if let newline = buffer.firstIndex(of: 0x0A) {
+        let line = Data(buffer[..<newline])
+        buffer.removeSubrange(...newline)
+        do {
+          return try JSONValue(parsing: line)
+        } catch {
+          throw BadInput("the unit sent to this worker is not JSON: \(error)")
+        }
+      }
+      let n = chunk.withUnsafeMutableBytes { read(input, $0.baseAddress, $0.count) }
+      if n < 0, errno == EINTR { continue }
+      guard n > 0 else { return nil }
+      buffer += chunk[..<n]
+    }
+  }
+
+  /// Tells the parent that the unit it sent last is finished (its result written).
+  func done() {
+    let line: [UInt8] = Array("done\n".utf8)
+    var sent = 0
+    while sent < line.count {
+      let n = line[sent...].withUnsafeBytes { write(output, $0.baseAddress, $0.count) }
+      if n < 0, errno == EINTR { continue }
+      // The parent is gone: this worker has nobody to work for.
+      guard n > 0 else { _exit(3) }
+      sent += n
+    }
   }
 }
