@@ -191,7 +191,42 @@ import Testing
   for file in ["notes.txt", "report.md", "events.jsonl"] {
     try Data("old\n".utf8).write(to: folder.appendingPathComponent(file))
   }
+  // A folder of the user's that happens to have a report's name is not a report.
+  try FileManager.default.createDirectory(
+    at: folder.appendingPathComponent("map.svg/drafts"), withIntermediateDirectories: true)
   ReportFiles.clearScenario(in: folder)
   let left = try FileManager.default.contentsOfDirectory(atPath: folder.path)
-  #expect(left == ["notes.txt"])
+  #expect(left.sorted() == ["map.svg", "notes.txt"])
+}
+
+/// The runs of a scenario replayed several times go, folder and all, unless a folder holds a
+/// file of the user's.
+@Test func aReplayClearsTheRunsItWroteAndLeavesTheUsersFiles() throws {
+  let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+    "geosim-clear-tests-\(UUID().uuidString)")
+  defer { try? FileManager.default.removeItem(at: folder) }
+  let files = [
+    "runs/0/report.md", "runs/0/notes.txt", "runs/1/result.json", "runs/1/index.html",
+    "runs/draft/report.md",
+  ]
+  for file in files {
+    let url = folder.appendingPathComponent(file)
+    try FileManager.default.createDirectory(
+      at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+    try Data("old\n".utf8).write(to: url)
+  }
+  ReportFiles.clearRuns(in: folder)
+  let runs = folder.appendingPathComponent("runs")
+  #expect(
+    try FileManager.default.contentsOfDirectory(atPath: runs.path).sorted() == ["0", "draft"])
+  #expect(
+    try FileManager.default.contentsOfDirectory(atPath: runs.appendingPathComponent("0").path)
+      == ["notes.txt"])
+  #expect(
+    try FileManager.default.contentsOfDirectory(atPath: runs.appendingPathComponent("draft").path)
+      == ["report.md"], "not a run's folder")
+  try FileManager.default.removeItem(at: runs.appendingPathComponent("0/notes.txt"))
+  try FileManager.default.removeItem(at: runs.appendingPathComponent("draft"))
+  ReportFiles.clearRuns(in: folder)
+  #expect(!FileManager.default.fileExists(atPath: runs.path), "an emptied runs folder goes")
 }

@@ -37,28 +37,25 @@ public enum ReportFiles {
   /// Removes from a scenario's `folder` the files a replay writes there (and nothing else: the
   /// folder is named by the scenario, and may be a folder of the user's own), so that a new
   /// replay's files never sit beside an old one's.
+  ///
+  /// Each is unlinked, so a directory of the user's that has one of their names stays.
   public static func clearScenario(in folder: URL) {
-    for file in ["events.jsonl"] + scenarioFiles {
-      try? FileManager.default.removeItem(at: folder.appendingPathComponent(file))
-    }
+    let path = folder.path
+    for file in ["events.jsonl"] + scenarioFiles { unlink(path + "/" + file) }
   }
 
   /// Removes the per-run folders (`runs/<i>/`) a scenario replayed several times left in its
   /// `folder`: the files a replay writes there, then each folder if that emptied it.
   public static func clearRuns(in folder: URL) {
     let runs = folder.appendingPathComponent("runs")
-    let manager = FileManager.default
-    for name in (try? manager.contentsOfDirectory(atPath: runs.path)) ?? []
-    where Int(name).map({ $0 >= 0 && String($0) == name }) ?? false {
+    let names = (try? FileManager.default.contentsOfDirectory(atPath: runs.path)) ?? []
+    for name in names where Int(name).map({ $0 >= 0 && String($0) == name }) ?? false {
       let run = runs.appendingPathComponent(name)
       clearScenario(in: run)
-      if (try? manager.contentsOfDirectory(atPath: run.path))?.isEmpty ?? false {
-        try? manager.removeItem(at: run)
-      }
+      // Only an empty folder is removed: what else is in it stays.
+      rmdir(run.path)
     }
-    if (try? manager.contentsOfDirectory(atPath: runs.path))?.isEmpty ?? false {
-      try? manager.removeItem(at: runs)
-    }
+    rmdir(runs.path)
   }
 
   /// Writes the report of a scenario replayed several times into its `folder` — `report.json`,

@@ -445,27 +445,34 @@ enum MarkdownHTML {
 
   /// The cells of a pipe-table row; `\|` is a literal bar.
   private static func cellsOf(_ row: String) -> [String] {
-    var cells: [String] = []
-    var current: [UInt8] = []
-    var escaped = false
-    func cell() -> String { trimmingWhitespace(Substring(decoding: current, as: UTF8.self)) }
-    // Bytes, not characters: a bar and a backslash are never part of another character's UTF-8.
-    for byte in row.utf8.dropFirst() {
-      if escaped {
-        current.append(byte)
-        escaped = false
-      } else if byte == UInt8(ascii: "\\") {
-        escaped = true
-      } else if byte == UInt8(ascii: "|") {
-        cells.append(cell())
-        current = []
-      } else {
-        current.append(byte)
+    var row = row
+    return row.withUTF8 { bytes in
+      var cells: [String] = []
+      var current: [UInt8] = []
+      current.reserveCapacity(bytes.count)
+      var escaped = false
+      func cell() -> String {
+        trimmingWhitespace(Substring(decoding: current, as: UTF8.self))
       }
+      // Bytes, not characters: a bar and a backslash are never part of another character's
+      // UTF-8.
+      for byte in bytes.dropFirst() {
+        if escaped {
+          current.append(byte)
+          escaped = false
+        } else if byte == UInt8(ascii: "\\") {
+          escaped = true
+        } else if byte == UInt8(ascii: "|") {
+          cells.append(cell())
+          current.removeAll(keepingCapacity: true)
+        } else {
+          current.append(byte)
+        }
+      }
+      let last = cell()
+      if !last.isEmpty { cells.append(last) }
+      return cells
     }
-    let last = cell()
-    if !last.isEmpty { cells.append(last) }
-    return cells
   }
 
   /// Escapes the text and renders `**bold**` and `` `code` `` spans; `\<` and `\>` are the
