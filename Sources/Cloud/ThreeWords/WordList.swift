@@ -148,16 +148,7 @@ struct WordList: Sendable {
           }
         }
         guard printable else { throw problem("holds a space or a dot") }
-        let hash = WordList.utf8Hash(word)
-        var slot = WordList.slot(of: hash, mask: mask)
-        while slots[slot] >= 0 {
-          guard hashes[Int(slots[slot])] != hash else {
-            throw problem("collides with another word")
-          }
-          slot = (slot + 1) & mask
-        }
-        slots[slot] = Int32(count)
-        hashes[count] = hash
+        hashes[count] = WordList.utf8Hash(word)
         _ = UnsafeMutableBufferPointer(rebasing: text[textCount...]).initialize(
           fromContentsOf: word)
         textCount += word.count
@@ -165,12 +156,68 @@ struct WordList: Sendable {
         textStart[count] = Int32(textCount)
         valueStart[count] = Int32(valueCount)
       }
+      // The table is filled in the order of the words' home slots. Any order leaves every word
+      // found by probing from its home slot; this one walks the table once instead of at
+      // random, and a list of 100,000 words is larger than the caches.
+      guard count < 1 << WordList.idBits else {
+        throw CloudError(
+          .invalidData, "\(name): \(count) words; expected 4…\(1 << WordList.idBits - 1)")
+      }
+      var homes = (0..<count).map {
+        UInt64(WordList.slot(of: hashes[$0], mask: mask)) << WordList.idBits | UInt64($0)
+      }
+      WordList.radixSort(
+        &homes, lowestBit: Int(WordList.idBits),
+        passes: (mask.bitWidth - mask.leadingZeroBitCount + 10) / 11)
+      var collision: Int?
+      var group = 0
+      for (k, key) in homes.enumerated() {
+        let id = Int(key & (1 << WordList.idBits - 1))
+        if k > 0, key >> WordList.idBits != homes[k - 1] >> WordList.idBits { group = k }
+        // Equal hashes have equal homes: a word is compared with those before it in its group,
+        // which came earlier in the file (the sort is stable).
+        for other in homes[group..<k]
+        where hashes[Int(other & (1 << WordList.idBits - 1))] == hashes[id] {
+          collision = min(collision ?? id, id)
+        }
+        var slot = Int(key >> WordList.idBits)
+        while slots[slot] >= 0 { slot = (slot + 1) & mask }
+        slots[slot] = Int32(id)
+      }
+      if let id = collision {
+        let word = String(
+          decoding: UnsafeBufferPointer(
+            rebasing: text[Int(textStart[id])..<Int(textStart[id + 1])]), as: UTF8.self)
+        throw CloudError(
+          .invalidData,
+          "\(name):\(Self.lineNumber(ofWord: id, in: bytes)): '\(word)' collides with another word")
+      }
       self.utf8 = Array(text[..<textCount])
       utf8Start = Array(textStart[...count])
       scalarValues = Array(values[..<valueCount])
       scalarStart = Array(valueStart[...count])
       self.hashes = Array(hashes[..<count])
       self.slots = Array(slots)
+    }
+
+    /// The line of word `id` (blank lines hold no word).
+    private static func lineNumber(ofWord id: Int, in bytes: UnsafeBufferPointer<UInt8>) -> Int {
+      var words = 0
+      var line = 1
+      var blank = true
+      for byte in bytes {
+        if byte == 0x0A {
+          if !blank {
+            if words == id { return line }
+            words += 1
+          }
+          line += 1
+          blank = true
+        } else {
+          blank = false
+        }
+      }
+      return line
     }
 
     /// Whether `values[a]` comes before `values[b]` in code-point order.
@@ -206,11 +253,17 @@ struct WordList: Sendable {
   /// Sorts `hash << idBits | id` keys made in increasing `id` order by their hash bits, stably,
   /// which sorts them completely: four counting passes of 11 bits.
   static func radixSortHashBits(_ keys: inout [UInt64]) {
+    radixSort(&keys, lowestBit: Int(idBits), passes: 4)
+  }
+
+  /// Sorts `keys` stably by their bits from `lowestBit` up, in `passes` counting passes of 11
+  /// bits each (the bits above are ignored).
+  static func radixSort(_ keys: inout [UInt64], lowestBit: Int, passes: Int) {
     let digitBits = 11
     var other = [UInt64](repeating: 0, count: keys.count)
     var counts = [Int](repeating: 0, count: 1 << digitBits)
-    for pass in 0..<4 {
-      let shift = UInt64(Int(idBits) + digitBits * pass)
+    for pass in 0..<passes {
+      let shift = UInt64(lowestBit + digitBits * pass)
       let mask: UInt64 = 1 << UInt64(digitBits) - 1
       keys.withUnsafeBufferPointer { from in
         other.withUnsafeMutableBufferPointer { to in
