@@ -12,7 +12,7 @@ public enum Bootstrap {
   ///
   /// The same values and the same stream give the same interval on every machine.
   ///
-  /// - Returns: the interval, or `nil` when there are no values.
+  /// - Returns: the interval, or `nil` when there are no values or the statistic came out NaN.
   public static func interval(
     _ values: [Double], random: RandomStream, resamples: Int = Bootstrap.resamples,
     statistic: ([Double]) -> Double?
@@ -28,9 +28,69 @@ public enum Bootstrap {
       if let value = statistic(sample) { draws.append(value) }
     }
     let tail = (1 - 0.95) / 2
-    guard let lower = quantile(draws, tail), let upper = quantile(draws, 1 - tail) else {
-      return nil
+    // A statistic that came out NaN (NaN among the values) has no interval.
+    guard let lower = quantile(draws, tail), let upper = quantile(draws, 1 - tail),
+      lower <= upper
+    else { return nil }
+    return lower...upper
+  }
+
+  /// The 95 % interval of the `p` quantile over `values`: the same interval as
+  /// ``interval(_:random:resamples:statistic:)`` with `statistic` ``quantile(_:_:)`` at `p`, the
+  /// same draws in the same order, found without building each resample.
+  ///
+  /// A resample's quantile depends only on how often it drew each value, so a resample is
+  /// counted into the values' ranks and its two ranks are read off the counts: O(*n*) a resample
+  /// with no copying or selecting. Values holding NaN or −0 take the general path, where the
+  /// order of equal keys is the selection's.
+  ///
+  /// - Precondition: `p` is in [0, 1].
+  public static func quantileInterval(
+    _ values: [Double], _ p: Double, random: RandomStream, resamples: Int = Bootstrap.resamples
+  ) -> ClosedRange<Double>? {
+    precondition(p >= 0 && p <= 1, "a quantile's probability must lie in [0, 1], got \(p)")
+    let n = values.count
+    guard n > 0, resamples > 0 else { return nil }
+    guard !values.contains(where: { $0.isNaN || ($0 == 0 && $0.sign == .minus) }) else {
+      return interval(values, random: random, resamples: resamples) { quantile($0, p) }
     }
+    let order = values.indices.sorted { values[$0] < values[$1] }
+    let sorted = order.map { values[$0] }
+    var rank = [Int](repeating: 0, count: n)
+    for (r, i) in order.enumerated() { rank[i] = r }
+    // The ranks quantile(_:_:) interpolates between.
+    let position = p * Double(n - 1)
+    let lower = Int(position.rounded(.down))
+    let upper = min(lower + 1, n - 1)
+    let weight = position - Double(lower)
+    var random = random
+    var draws: [Double] = []
+    draws.reserveCapacity(resamples)
+    var counts = [Int](repeating: 0, count: n)
+    for _ in 0..<resamples {
+      for r in 0..<n { counts[r] = 0 }
+      for _ in 0..<n { counts[rank[Int(random.next() % UInt64(n))]] += 1 }
+      // The resample's `lower`-th smallest value, then its next.
+      var below = 0
+      var r = 0
+      while below + counts[r] <= lower {
+        below += counts[r]
+        r += 1
+      }
+      let low = sorted[r]
+      var high = low
+      if upper > lower, below + counts[r] <= upper {
+        r += 1
+        while counts[r] == 0 { r += 1 }
+        high = sorted[r]
+      }
+      draws.append(low + (high - low) * weight)
+    }
+    let tail = (1 - 0.95) / 2
+    // A statistic that came out NaN (NaN among the values) has no interval.
+    guard let lower = quantile(draws, tail), let upper = quantile(draws, 1 - tail),
+      lower <= upper
+    else { return nil }
     return lower...upper
   }
 

@@ -509,11 +509,22 @@ private func weather(name: String, variant: String, expect: String = "pass") -> 
     try FileManager.default.createDirectory(at: runs, withIntermediateDirectories: true)
     try Data("keep\n".utf8).write(to: runs.appendingPathComponent("notes.txt"))
     try Data("{}".utf8).write(to: runs.appendingPathComponent("7.json"))
+    // An old run's report folder, one holding a file of the user's, one a folder of theirs
+    // named like a report file.
+    for file in ["7/index.html", "7/a/report.md", "8/index.html", "8/mine.txt", "9/report.md/x"] {
+      let url = runs.appendingPathComponent(file)
+      try FileManager.default.createDirectory(
+        at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+      try Data("old\n".utf8).write(to: url)
+    }
     let r = try geosim(
       ["sweep", "alarm.scenario.json", "--vary", "seed=1..2", "--out", "out"], in: dir)
     #expect(r.code == 0, "\(r.err)")
     let left = try FileManager.default.contentsOfDirectory(atPath: runs.path).sorted()
-    #expect(left == ["0.json", "1.json", "notes.txt"])
+    #expect(left == ["0.json", "1.json", "8", "9", "notes.txt"])
+    #expect(try FileManager.default.contentsOfDirectory(atPath: runs.path + "/8") == ["mine.txt"])
+    #expect(
+      try FileManager.default.contentsOfDirectory(atPath: runs.path + "/9/report.md") == ["x"])
   }
 
   @Test func shardsMergeIntoTheWholeSweep() throws {

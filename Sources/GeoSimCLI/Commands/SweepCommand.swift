@@ -167,13 +167,14 @@ struct SweepCommand: ToolCommand {
     }
     // A previous sweep's files must not sit beside this one's looking current.
     // Only the files a sweep writes: the folder may hold the user's own.
+    // Unlinked: a folder of the user's that has one of their names stays.
     for file in ReportFiles.sweepFiles + ["grid.json"] {
-      try? FileManager.default.removeItem(at: outURL.appendingPathComponent(file))
+      unlink(outURL.appendingPathComponent(file).path)
     }
     let runsFolder = outURL.appendingPathComponent("runs")
     for file in (try? FileManager.default.contentsOfDirectory(atPath: runsFolder.path)) ?? []
     where file.hasSuffix(".json") && Int(file.dropLast(5)) != nil {
-      try? FileManager.default.removeItem(at: runsFolder.appendingPathComponent(file))
+      unlink(runsFolder.path + "/" + file)
     }
     Self.clearRunFolders(in: outURL)
     // The workers read the scenario from here, not from the file (which may change meanwhile,
@@ -193,7 +194,7 @@ struct SweepCommand: ToolCommand {
     let runs = try WorkerProcesses(executable: try tool.executablePath()).run(
       count: indices.count, jobs: jobs ?? ProcessInfo.processInfo.activeProcessorCount,
       arguments: arguments, request: { .object(["index": .number(Double(indices[$0]))]) },
-      clear: { try? FileManager.default.removeItem(at: Self.runURL(outURL, indices[$0])) },
+      clear: { unlink(Self.runURL(outURL, indices[$0]).path) },
       read: { Self.readRun(outURL, indices[$0], grid: grid) },
       crashed: { unit, ending in
         let values = grid.values(at: indices[unit])
@@ -308,19 +309,14 @@ struct SweepCommand: ToolCommand {
     for name in (try? manager.contentsOfDirectory(atPath: runs.path)) ?? []
     where Int(name).map({ $0 >= 0 && String($0) == name }) ?? false {
       let run = runs.appendingPathComponent(name)
-      for file in ReportFiles.runFiles {
-        try? manager.removeItem(at: run.appendingPathComponent(file))
-      }
+      for file in ReportFiles.runFiles { unlink(run.path + "/" + file) }
       for sub in (try? manager.contentsOfDirectory(atPath: run.path)) ?? [] {
         let folder = run.appendingPathComponent(sub)
         ReportFiles.clearScenario(in: folder)
-        if (try? manager.contentsOfDirectory(atPath: folder.path))?.isEmpty ?? false {
-          try? manager.removeItem(at: folder)
-        }
+        // Only a folder that this emptied goes: what else is in it stays.
+        rmdir(folder.path)
       }
-      if (try? manager.contentsOfDirectory(atPath: run.path))?.isEmpty ?? false {
-        try? manager.removeItem(at: run)
-      }
+      rmdir(run.path)
     }
   }
 

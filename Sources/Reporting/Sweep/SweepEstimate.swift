@@ -26,8 +26,8 @@ public struct SweepEstimate: Sendable, Hashable {
     guard let median = quantile(latencies, 0.5) else {
       return SweepEstimate(value: nil, interval: nil)
     }
-    let interval = Bootstrap.interval(
-      latencies, random: RandomStream(seed: 0).split(stream), statistic: { quantile($0, 0.5) })
+    let interval = Bootstrap.quantileInterval(
+      latencies, 0.5, random: RandomStream(seed: 0).split(stream))
     return SweepEstimate(value: median, interval: interval)
   }
 
