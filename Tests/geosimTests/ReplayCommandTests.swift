@@ -527,6 +527,28 @@ private func weather(name: String, variant: String, expect: String = "pass") -> 
       try FileManager.default.contentsOfDirectory(atPath: runs.path + "/9/report.md") == ["x"])
   }
 
+  /// A point's `runs/<i>.json` is rewritten in place by the next sweep into the same folder,
+  /// not replaced by a new file: the same file, with this sweep's run in it.
+  @Test func aSweepAgainRewritesItsPointsFilesInPlace() throws {
+    let dir = try folder(["alarm.scenario.json": alarm])
+    let sweep = ["sweep", "alarm.scenario.json", "--vary", "seed=1..2", "--out", "out"]
+    let first = try geosim(sweep, in: dir)
+    #expect(first.code == 0, "\(first.err)")
+    let file = dir.appendingPathComponent("out/runs/1.json").path
+    func number() throws -> Int? {
+      try FileManager.default.attributesOfItem(atPath: file)[.systemFileNumber] as? Int
+    }
+    let before = try #require(try number())
+    try Data("stale\n".utf8).write(to: URL(fileURLWithPath: file), options: [])
+    #expect(try number() == before)
+    let second = try geosim(sweep, in: dir)
+    #expect(second.code == 0, "\(second.err)")
+    #expect(second.out == first.out)
+    #expect(try number() == before)
+    let run = try JSONFile(file)
+    #expect(run.root.jsonText.hasPrefix("{"), "the stale text is gone")
+  }
+
   @Test func shardsMergeIntoTheWholeSweep() throws {
     let dir = try folder(["alarm.scenario.json": alarm])
     let vary = [

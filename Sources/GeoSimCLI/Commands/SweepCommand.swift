@@ -171,10 +171,17 @@ struct SweepCommand: ToolCommand {
     for file in ReportFiles.sweepFiles + ["grid.json"] {
       unlink(outURL.appendingPathComponent(file).path)
     }
+    // A point's runs/<i>.json is the worker's hand-off to this process, rewritten in place
+    // (SweepRun.write): one of this sweep's points is emptied, so its file is reused instead of
+    // a new one made (on ext4, making files right after deleting as many costs more than the
+    // runs), and any other is removed.
     let runsFolder = outURL.appendingPathComponent("runs")
+    let points = Set(indices)
     for file in (try? FileManager.default.contentsOfDirectory(atPath: runsFolder.path)) ?? []
-    where file.hasSuffix(".json") && Int(file.dropLast(5)) != nil {
-      unlink(runsFolder.path + "/" + file)
+    where file.hasSuffix(".json") {
+      guard let index = Int(file.dropLast(5)), String(index) + ".json" == file else { continue }
+      let path = runsFolder.path + "/" + file
+      if points.contains(index) { truncate(path, 0) } else { unlink(path) }
     }
     Self.clearRunFolders(in: outURL)
     // The workers read the scenario from here, not from the file (which may change meanwhile,
@@ -194,7 +201,7 @@ struct SweepCommand: ToolCommand {
     let runs = try WorkerProcesses(executable: try tool.executablePath()).run(
       count: indices.count, jobs: jobs ?? ProcessInfo.processInfo.activeProcessorCount,
       arguments: arguments, request: { .object(["index": .number(Double(indices[$0]))]) },
-      clear: { unlink(Self.runURL(outURL, indices[$0]).path) },
+      clear: { truncate(Self.runURL(outURL, indices[$0]).path, 0) },
       read: { Self.readRun(outURL, indices[$0], grid: grid) },
       crashed: { unit, ending in
         let values = grid.values(at: indices[unit])
@@ -296,6 +303,25 @@ struct SweepCommand: ToolCommand {
     out.appendingPathComponent("runs/\(index).json")
   }
 
+  /// Writes a point's `runs/<i>.json` in place, not through a temporary file: the file is only
+  /// the worker's hand-off to the sweep, read once the worker has said it is written, and one
+  /// cut short (the worker killed while writing it) is an unreadable result, which the sweep
+  /// replaces with the point's crash. The sweep emptied it before the point started.
+  static func writeHandOff(_ text: String, to url: URL) throws(ReportWriteError) {
+    let path = url.path
+    var descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o666)
+    if descriptor < 0, errno == ENOENT {
+      // The first point's: its folder is made with it.
+      try? FileManager.default.createDirectory(
+        at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+      descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o666)
+    }
+    guard descriptor >= 0 else { throw ReportWriteError(file: path, errno: errno) }
+    var failure = Array(text.utf8).withUnsafeBytes { writeAll($0, to: descriptor) }
+    if close(descriptor) != 0, failure == 0 { failure = errno }
+    if failure != 0 { throw ReportWriteError(file: path, errno: failure) }
+  }
+
   /// Which runs a sweep writes a report folder for.
   enum RunReports: String, ExpressibleByArgument, CaseIterable {
     case failing, all, none
@@ -395,7 +421,7 @@ struct SweepWorkerCommand: ToolCommand {
         return sweepRun
       }
       do {
-        try ReportWriter.write(
+        try SweepCommand.writeHandOff(
           sweepRun.json.jsonText + "\n", to: SweepCommand.runURL(outURL, index))
       } catch {
         tool.terminal.writeError("\(tool.name) sweep-worker: \(error)\n")

@@ -606,7 +606,7 @@ public struct ReportWriteError: Error, Sendable, CustomStringConvertible {
   }
 
   /// The error of a system call on `file` that set `errno` to `code`.
-  init(file: String, errno code: Int32) {
+  package init(file: String, errno code: Int32) {
     self.file = file
     reason = String(cString: strerror(code))
   }
