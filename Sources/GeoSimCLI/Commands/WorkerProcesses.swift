@@ -12,11 +12,11 @@ import Synchronization
 /// next unit from a shared queue as it finishes the last, so that resources load once per worker
 /// and no worker waits while another still has a queue of its own.
 ///
-/// A worker is started with ``unitsOnRequest``: the parent sends it one unit at a time on its
-/// standard input, as a line of JSON, and the worker answers `done` on its standard output once
-/// it has written that unit's result (``UnitRequests`` is its side). A worker that dies leaves
-/// the unit it was sent without an answer: that unit becomes a crash, and a new worker takes the
-/// next.
+/// A worker is started with ``unitsOnRequest``: the parent sends it its units on its standard
+/// input, a line of JSON each and two ahead of its answers, and the worker answers `done` on its
+/// standard output once it has written a unit's result (``UnitRequests`` is its side). A worker
+/// that dies leaves its oldest unit without an answer: that unit becomes a crash, and a new
+/// worker is sent the ones after it.
 struct WorkerProcesses: Sendable {
   /// The option that makes a worker take its units on request.
   static let unitsOnRequest = "--units-on-request"
