@@ -27,12 +27,7 @@ public enum Bootstrap {
       for i in 0..<n { sample[i] = values[Int(random.next() % UInt64(n))] }
       if let value = statistic(sample) { draws.append(value) }
     }
-    let tail = (1 - 0.95) / 2
-    // A statistic that came out NaN (NaN among the values) has no interval.
-    guard let lower = quantile(draws, tail), let upper = quantile(draws, 1 - tail),
-      lower <= upper
-    else { return nil }
-    return lower...upper
+    return percentiles(of: draws)
   }
 
   /// The 95 % interval of the `p` quantile over `values`: the same interval as
@@ -86,8 +81,13 @@ public enum Bootstrap {
       }
       draws.append(low + (high - low) * weight)
     }
+    return percentiles(of: draws)
+  }
+
+  /// The 2.5th and 97.5th percentiles of the resamples' statistics; `nil` when there are none
+  /// or a statistic came out NaN (NaN among the values: the bounds cannot be ordered).
+  private static func percentiles(of draws: [Double]) -> ClosedRange<Double>? {
     let tail = (1 - 0.95) / 2
-    // A statistic that came out NaN (NaN among the values) has no interval.
     guard let lower = quantile(draws, tail), let upper = quantile(draws, 1 - tail),
       lower <= upper
     else { return nil }

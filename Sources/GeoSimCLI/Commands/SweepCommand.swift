@@ -172,9 +172,8 @@ struct SweepCommand: ToolCommand {
       unlink(outURL.appendingPathComponent(file).path)
     }
     // A point's runs/<i>.json is the worker's hand-off to this process, rewritten in place
-    // (SweepRun.write): one of this sweep's points is emptied, so its file is reused instead of
-    // a new one made (on ext4, making files right after deleting as many costs more than the
-    // runs), and any other is removed.
+    // (ReportWriter.writeInPlace): one of this sweep's points is emptied here, once, so that its
+    // file is reused instead of a new one made, and any other is removed.
     let runsFolder = outURL.appendingPathComponent("runs")
     let points = Set(indices)
     for file in (try? FileManager.default.contentsOfDirectory(atPath: runsFolder.path)) ?? []
@@ -201,7 +200,8 @@ struct SweepCommand: ToolCommand {
     let runs = try WorkerProcesses(executable: try tool.executablePath()).run(
       count: indices.count, jobs: jobs ?? ProcessInfo.processInfo.activeProcessorCount,
       arguments: arguments, request: { .object(["index": .number(Double(indices[$0]))]) },
-      clear: { truncate(Self.runURL(outURL, indices[$0]).path, 0) },
+      // Every point's file was emptied above; one sent again to a new worker was never begun.
+      clear: { _ in },
       read: { Self.readRun(outURL, indices[$0], grid: grid) },
       crashed: { unit, ending in
         let values = grid.values(at: indices[unit])
@@ -303,25 +303,6 @@ struct SweepCommand: ToolCommand {
     out.appendingPathComponent("runs/\(index).json")
   }
 
-  /// Writes a point's `runs/<i>.json` in place, not through a temporary file: the file is only
-  /// the worker's hand-off to the sweep, read once the worker has said it is written, and one
-  /// cut short (the worker killed while writing it) is an unreadable result, which the sweep
-  /// replaces with the point's crash. The sweep emptied it before the point started.
-  static func writeHandOff(_ text: String, to url: URL) throws(ReportWriteError) {
-    let path = url.path
-    var descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o666)
-    if descriptor < 0, errno == ENOENT {
-      // The first point's: its folder is made with it.
-      try? FileManager.default.createDirectory(
-        at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-      descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o666)
-    }
-    guard descriptor >= 0 else { throw ReportWriteError(file: path, errno: errno) }
-    var failure = Array(text.utf8).withUnsafeBytes { writeAll($0, to: descriptor) }
-    if close(descriptor) != 0, failure == 0 { failure = errno }
-    if failure != 0 { throw ReportWriteError(file: path, errno: failure) }
-  }
-
   /// Which runs a sweep writes a report folder for.
   enum RunReports: String, ExpressibleByArgument, CaseIterable {
     case failing, all, none
@@ -421,7 +402,7 @@ struct SweepWorkerCommand: ToolCommand {
         return sweepRun
       }
       do {
-        try SweepCommand.writeHandOff(
+        try ReportWriter.writeInPlace(
           sweepRun.json.jsonText + "\n", to: SweepCommand.runURL(outURL, index))
       } catch {
         tool.terminal.writeError("\(tool.name) sweep-worker: \(error)\n")

@@ -1,5 +1,6 @@
 import Foundation
 import JSON
+import Reporting
 import Synchronization
 
 #if canImport(Glibc)
@@ -165,7 +166,7 @@ struct WorkerProcesses: Sendable {
     private let channel: Int32
     private let errors = Pipe()
     private let errorText = ErrorText()
-    private var answer: [UInt8] = []
+    private var answers: LineReader
     private var ended: Ending?
 
     init(executable: String, arguments: [String]) throws {
@@ -177,6 +178,7 @@ struct WorkerProcesses: Sendable {
         throw OutputFailure("cannot start a worker: \(String(cString: strerror(errno)))")
       }
       channel = ends[0]
+      answers = LineReader(ends[0])
       let workerEnd = FileHandle(fileDescriptor: ends[1], closeOnDealloc: true)
       process.executableURL = URL(fileURLWithPath: executable)
       process.arguments = arguments
@@ -221,21 +223,12 @@ struct WorkerProcesses: Sendable {
     ///
     /// - Throws: ``OutputFailure`` for an answer that is not `done`.
     func answered() throws -> Bool {
-      var buffer = [UInt8](repeating: 0, count: 64)
-      while true {
-        if let newline = answer.firstIndex(of: 0x0A) {
-          let text = String(decoding: answer[..<newline], as: UTF8.self)
-          answer.removeSubrange(...newline)
-          guard text == "done" else {
-            throw OutputFailure("a worker answered '\(text)'; expected 'done'")
-          }
-          return true
-        }
-        let n = buffer.withUnsafeMutableBytes { recv(channel, $0.baseAddress, $0.count, 0) }
-        if n < 0, errno == EINTR { continue }
-        guard n > 0 else { return false }
-        answer += buffer[..<n]
+      guard let line = answers.next() else { return false }
+      guard line == Array("done".utf8) else {
+        throw OutputFailure(
+          "a worker answered '\(String(decoding: line, as: UTF8.self))'; expected 'done'")
       }
+      return true
     }
 
     /// What the worker wrote to standard error, once it has closed it.
@@ -266,12 +259,11 @@ struct WorkerProcesses: Sendable {
 /// they are when it starts; both are pointed at `/dev/null` from then on, so that what the app's
 /// code prints or reads never reaches the parent.
 struct UnitRequests: ~Copyable {
-  private let input: Int32
+  private var input: LineReader
   private let output: Int32
-  private var buffer: [UInt8] = []
 
   init() {
-    input = fcntl(STDIN_FILENO, F_DUPFD_CLOEXEC, 3)
+    input = LineReader(fcntl(STDIN_FILENO, F_DUPFD_CLOEXEC, 3))
     output = fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 3)
     let null = open("/dev/null", O_RDWR)
     if null >= 0 {
@@ -285,34 +277,44 @@ struct UnitRequests: ~Copyable {
   ///
   /// - Throws: ``BadInput`` for a line that is not JSON.
   mutating func next() throws -> JSONValue? {
-    var chunk = [UInt8](repeating: 0, count: 4_096)
-    while true {
-      if let newline = buffer.firstIndex(of: 0x0A) {
-        let line = Data(buffer[..<newline])
-        buffer.removeSubrange(...newline)
-        do {
-          return try JSONValue(parsing: line)
-        } catch {
-          throw BadInput("the unit sent to this worker is not JSON: \(error)")
-        }
-      }
-      let n = chunk.withUnsafeMutableBytes { read(input, $0.baseAddress, $0.count) }
-      if n < 0, errno == EINTR { continue }
-      guard n > 0 else { return nil }
-      buffer += chunk[..<n]
+    guard let line = input.next() else { return nil }
+    do {
+      return try JSONValue(parsing: Data(line))
+    } catch {
+      throw BadInput("the unit sent to this worker is not JSON: \(error)")
     }
   }
 
   /// Tells the parent that the unit it sent last is finished (its result written).
   func done() {
-    let line: [UInt8] = Array("done\n".utf8)
-    var sent = 0
-    while sent < line.count {
-      let n = line[sent...].withUnsafeBytes { write(output, $0.baseAddress, $0.count) }
+    let failure = Array("done\n".utf8).withUnsafeBytes { writeAll($0, to: output) }
+    // The parent is gone: this worker has nobody to work for.
+    if failure != 0 { _exit(3) }
+  }
+}
+
+/// The lines read from a file descriptor, each as it is complete: the two ends of the worker
+/// channel's conversation.
+private struct LineReader {
+  private let descriptor: Int32
+  private var buffer: [UInt8] = []
+
+  init(_ descriptor: Int32) { self.descriptor = descriptor }
+
+  /// The next line without its newline; `nil` at the end or on a read error (text after the
+  /// last newline is no line: its writer ended before finishing it).
+  mutating func next() -> [UInt8]? {
+    var chunk = [UInt8](repeating: 0, count: 4_096)
+    while true {
+      if let newline = buffer.firstIndex(of: 0x0A) {
+        let line = Array(buffer[..<newline])
+        buffer.removeSubrange(...newline)
+        return line
+      }
+      let n = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
       if n < 0, errno == EINTR { continue }
-      // The parent is gone: this worker has nobody to work for.
-      guard n > 0 else { _exit(3) }
-      sent += n
+      guard n > 0 else { return nil }
+      buffer += chunk[..<n]
     }
   }
 }

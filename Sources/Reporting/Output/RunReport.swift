@@ -565,6 +565,30 @@ public enum ReportWriter {
   }
 }
 
+extension ReportWriter {
+  /// Writes `text` over `url` in place, not through a temporary file, creating its folder when
+  /// it is missing: for a file only GeoSim reads back, once its writer has said it is written,
+  /// whose reader takes a short file for a missing one (a sweep point's `runs/<i>.json`). An
+  /// existing file keeps its inode: on ext4, making many files right after deleting as many
+  /// costs more than writing them.
+  ///
+  /// - Throws: ``ReportWriteError`` naming the file and why.
+  public static func writeInPlace(_ text: String, to url: URL) throws(ReportWriteError) {
+    let path = url.path
+    let flags = O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC
+    var descriptor = open(path, flags, 0o666)
+    if descriptor < 0, errno == ENOENT {
+      try? FileManager.default.createDirectory(
+        at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+      descriptor = open(path, flags, 0o666)
+    }
+    guard descriptor >= 0 else { throw ReportWriteError(file: path, errno: errno) }
+    var failure = Array(text.utf8).withUnsafeBytes { writeAll($0, to: descriptor) }
+    if close(descriptor) != 0, failure == 0 { failure = errno }
+    if failure != 0 { throw ReportWriteError(file: path, errno: failure) }
+  }
+}
+
 /// Writes all of `bytes` to `descriptor`, again after an interruption; returns 0, or the
 /// `errno` of the write that failed. Only system calls: safe in a signal handler (the event
 /// file's).
@@ -606,7 +630,7 @@ public struct ReportWriteError: Error, Sendable, CustomStringConvertible {
   }
 
   /// The error of a system call on `file` that set `errno` to `code`.
-  package init(file: String, errno code: Int32) {
+  init(file: String, errno code: Int32) {
     self.file = file
     reason = String(cString: strerror(code))
   }
