@@ -52,7 +52,7 @@ browser-test: setup
 	scripts/browser-test .build/browser-test/replay --screenshots .build/browser-test/screenshots
 
 lint:
-	swift format lint --strict --configuration .swift-format -r Package.swift Sources Tests \
+	swift format lint --strict --configuration .swift-format -r Package.swift Sources Plugins Tests \
 	  Examples/CheckIn/Package.swift Examples/CheckIn/Sources Examples/CheckIn/Tests \
 	  Fuzz/Package.swift Fuzz/Sources
 

@@ -51,10 +51,20 @@ let package = Package(
       name: "Geo", dependencies: ["CGEOS", "Errors", "JSON"], linkerSettings: [.linkedLibrary("m")]),
     .target(name: "SimKernel", dependencies: ["Errors", "JSON"]),
     .target(name: "Device", dependencies: ["Errors", "Geo", "JSON", "SimKernel"]),
+    // The three-word data's tables: parsed and indexed from the text files at build time by
+    // ThreeWordTablesBuilder (through ThreeWordTablesPlugin) into a resource of Cloud.
+    .target(name: "ThreeWordData", dependencies: ["Errors", "Geo", "JSON"]),
+    .executableTarget(name: "ThreeWordTablesBuilder", dependencies: ["ThreeWordData"]),
+    .plugin(
+      name: "ThreeWordTablesPlugin", capability: .buildTool(),
+      dependencies: ["ThreeWordTablesBuilder"]),
     .target(
       name: "Cloud",
-      dependencies: ["CLibPQ", "CSQLite", "CSV", "Errors", "Geo", "JSON", "SimKernel"],
-      resources: [.copy("Resources/languages"), .copy("Resources/places")]),
+      dependencies: [
+        "CLibPQ", "CSQLite", "CSV", "Errors", "Geo", "JSON", "SimKernel", "ThreeWordData",
+      ],
+      resources: [.copy("Resources/languages"), .copy("Resources/places")],
+      plugins: ["ThreeWordTablesPlugin"]),
     .target(name: "Traces", dependencies: ["CSV", "Errors", "Geo", "JSON"]),
     .target(name: "GeoSimFrameworks", dependencies: ["Device", "Geo", "JSON", "SimKernel"]),
     .target(
@@ -81,7 +91,7 @@ let package = Package(
       name: "GeoSimCLI",
       dependencies: [
         "Cloud", "Device", "Errors", "Geo", "GeoSimFrameworks", "JSON", "ReferenceAppCatalog",
-        "Referee", "Replay", "Reporting", "SimKernel", "Traces",
+        "Referee", "Replay", "Reporting", "SimKernel", "ThreeWordData", "Traces",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]),
     .executableTarget(name: "geosim", dependencies: ["GeoSimCLI", "ReferenceAppCatalog"]),
@@ -98,7 +108,8 @@ let package = Package(
     .testTarget(name: "SimKernelTests", dependencies: ["JSON", "SimKernel"]),
     .testTarget(name: "DeviceTests", dependencies: ["Device", "Geo", "JSON", "SimKernel"]),
     .testTarget(
-      name: "CloudTests", dependencies: ["Cloud", "Geo", "JSON", "Referee", "SimKernel"]),
+      name: "CloudTests",
+      dependencies: ["Cloud", "Geo", "JSON", "Referee", "SimKernel", "ThreeWordData"]),
     .testTarget(name: "RefereeTests", dependencies: ["Device", "Geo", "Referee", "SimKernel"]),
     .testTarget(
       name: "TracesTests", dependencies: ["Traces", "Geo", "JSON", "SimKernel"],

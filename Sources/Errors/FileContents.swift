@@ -50,7 +50,29 @@ public func readFileContents(atPath path: String, maximumBytes: Int = .max) thro
   }
   defer { close(descriptor) }
   var bytes: [UInt8] = []
-  if (info.st_mode & S_IFMT) == S_IFREG { bytes.reserveCapacity(Int(info.st_size)) }
+  if (info.st_mode & S_IFMT) == S_IFREG, info.st_size > 0 {
+    // A regular file is read straight into an array of its size; whatever it has grown by
+    // since `stat` is read below, as a pipe is.
+    let size = Int(info.st_size)
+    var failure: Int32?
+    bytes = [UInt8](unsafeUninitializedCapacity: size) { buffer, count in
+      while count < size {
+        let got = read(descriptor, buffer.baseAddress! + count, size - count)
+        if got == 0 { break }
+        if got < 0 {
+          if errno == EINTR { continue }
+          failure = errno
+          break
+        }
+        count += got
+      }
+    }
+    if let failure {
+      throw FileReadError(
+        path: path, reason: "cannot be read: \(String(cString: strerror(failure)))")
+    }
+    guard bytes.count == size else { return bytes }
+  }
   var chunk = [UInt8](repeating: 0, count: 1 << 16)
   while true {
     let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }

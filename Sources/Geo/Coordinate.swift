@@ -22,7 +22,7 @@ public struct Coordinate: Hashable, Sendable, CustomStringConvertible {
   }
 
   /// Creates a coordinate from values already known to be valid and normalized.
-  init(uncheckedLatitude latitude: Double, longitude: Double) {
+  package init(uncheckedLatitude latitude: Double, longitude: Double) {
     self.latitude = latitude
     self.longitude = longitude
   }

@@ -1,6 +1,7 @@
 import Foundation
 import Geo
 import JSON
+import ThreeWordData
 
 /// A language of three-word addresses: its names, its words and the region its addresses cover.
 ///
@@ -109,12 +110,13 @@ public struct ThreeWordLanguages: Sendable {
 
   /// The languages shipped with GeoSim (English for the globe, Japanese for Japan).
   ///
-  /// Also reads the bundled borders and places (``ThreeWordGazetteer/bundled()``) that services
-  /// use by default, so that unreadable data is this call's error, not a service's surprise.
+  /// Read from the tables the package build makes of ``bundledDirectory()``'s files, which
+  /// answer as ``init(directory:key:)`` of that folder does. Also reads the bundled borders and
+  /// places (``ThreeWordGazetteer/bundled()``) that services use by default, so that
+  /// unreadable data is this call's error, not a service's surprise.
   public static func bundled(key: UInt64 = standardKey) throws(CloudError) -> ThreeWordLanguages {
-    let url = try bundledDirectory()
     _ = try ThreeWordGazetteer.bundled()
-    return try ThreeWordLanguages(directory: url, key: key)
+    return try ThreeWordLanguages(tables: ThreeWordTables.bundled(), key: key)
   }
 
   /// The folder of the languages shipped with GeoSim, for reading them afresh.
@@ -134,16 +136,49 @@ public struct ThreeWordLanguages: Sendable {
   /// `west`, `north`, `east` in degrees, west below east).
   public init(directory: URL, key: UInt64 = standardKey) throws(CloudError) {
     let manifestURL = directory.appendingPathComponent("languages.json")
-    let manifest: JSONDocument
+    let manifest: Data
     do {
-      manifest = try JSONDocument(parsing: Data(contentsOf: manifestURL))
-    } catch let error as JSONSyntaxError {
-      throw CloudError(.invalidData, error.message(in: manifestURL.path))
+      manifest = try Data(contentsOf: manifestURL)
     } catch {
       throw CloudError(.invalidData, "\(manifestURL.path): cannot be read: \(error)")
     }
+    try self.init(manifest: manifest, named: manifestURL.path, key: key) {
+      file, problem throws(CloudError) in
+      let text: String
+      do {
+        text = try String(contentsOf: directory.appendingPathComponent(file), encoding: .utf8)
+      } catch {
+        throw problem("cannot read \(file): \(error)")
+      }
+      return try WordList(text: text, name: file)
+    }
+  }
+
+  /// The languages of tables read back from a table file.
+  package init(tables: ThreeWordTables, key: UInt64) throws(CloudError) {
+    try self.init(
+      manifest: Data(tables.manifest), named: "\(ThreeWordTables.fileName): languages.json",
+      key: key
+    ) { file, problem throws(CloudError) in
+      guard let table = tables.words[file] else { throw problem("no word table \(file)") }
+      return WordList(table: table)
+    }
+  }
+
+  /// Reads a manifest, `languages.json` (`manifestName` in errors), with the word list that
+  /// `wordList` gives for each file name it holds (and a problem at that name, to throw).
+  private init(
+    manifest data: Data, named manifestName: String, key: UInt64,
+    words wordList: (String, (String) -> CloudError) throws(CloudError) -> WordList
+  ) throws(CloudError) {
+    let manifest: JSONDocument
+    do {
+      manifest = try JSONDocument(parsing: data)
+    } catch {
+      throw CloudError(.invalidData, error.message(in: manifestName))
+    }
     func problem(_ path: JSONPath, _ what: String) -> CloudError {
-      CloudError(.invalidData, "\(manifest.place(of: path, in: manifestURL.path)): \(what)")
+      CloudError(.invalidData, "\(manifest.place(of: path, in: manifestName)): \(what)")
     }
     func string(_ path: JSONPath) throws(CloudError) -> String {
       guard case .string(let s)? = manifest.value(at: path) else {
@@ -179,13 +214,7 @@ public struct ThreeWordLanguages: Sendable {
       else {
         throw problem(box, "expected a box with south < north, west < east, in degrees")
       }
-      let text: String
-      do {
-        text = try String(contentsOf: directory.appendingPathComponent(file), encoding: .utf8)
-      } catch {
-        throw problem(entry.appending(key: "words"), "cannot read \(file): \(error)")
-      }
-      let words = try WordList(text: text, name: file)
+      let words = try wordList(file) { problem(entry.appending(key: "words"), $0) }
       let language = ThreeWordLanguage(
         code: code, name: name, nativeName: nativeName, wordCount: words.count,
         coverage: (south, west, north, east))

@@ -2,6 +2,7 @@ import Cloud
 import Foundation
 import Geo
 import SimKernel
+import ThreeWordData
 
 /// `geosim bench cloud`, three-word-address rows: encode and decode (targets ≤ 2 µs each) and
 /// autosuggest (target ≤ 1 ms), against a plain hash look-up of an address's three words.
@@ -10,8 +11,9 @@ import SimKernel
 /// (Japanese); autosuggest gets an address near Shibuya with one word misspelt, or with only
 /// two letters (or one) of its third word, and a focus at Shibuya.
 ///
-/// Loading (target ≤ 50 ms): the languages and the gazetteer read afresh from the bundled
-/// folders, and the country borders alone, against reading the files' bytes.
+/// Loading (target ≤ 50 ms): the languages and the gazetteer read afresh from the tables the
+/// package build made (and, for comparison, built from the bundled text folders), and the
+/// country borders alone, against reading the text files' bytes.
 enum ThreeWordBenchSuite {
   static func run(_ bench: inout Bench) throws {
     let service = ThreeWordAddressService(languages: try ThreeWordLanguages.bundled())
@@ -77,16 +79,16 @@ enum ThreeWordBenchSuite {
     try loadCases(&bench)
   }
 
-  /// The load rows: everything a three-word scenario reads, built from the bundled folders
-  /// without the per-process cache, against reading the same files' bytes (the I/O floor); and
-  /// the country borders alone, which every replay viewer reads.
+  /// The load rows: everything a three-word scenario reads, from the tables the package build
+  /// made (what a process's first three-word request does, without the per-process cache),
+  /// and built from the bundled text folders instead, against reading the text files' bytes
+  /// (the I/O floor); and the country borders alone, which every replay viewer reads.
   static func loadCases(_ bench: inout Bench) throws {
     let languagesFolder = try ThreeWordLanguages.bundledDirectory()
     let placesFolder = try ThreeWordGazetteer.bundledDirectory()
     let files =
       ["languages.json", "en.txt", "ja.txt"].map { languagesFolder.appendingPathComponent($0) }
       + ["countries.txt", "places.tsv"].map { placesFolder.appendingPathComponent($0) }
-    let countriesFile = placesFolder.appendingPathComponent("countries.txt")
     // What the shipped data holds: a load that answers otherwise is not the load being timed.
     func check(_ languages: ThreeWordLanguages, _ gazetteer: ThreeWordGazetteer) throws {
       let counts = languages.languages.map { "\($0.code) \($0.wordCount)" }
@@ -96,9 +98,23 @@ enum ThreeWordBenchSuite {
             + "[en 112447, ja 33103] and 249 countries")
       }
     }
-    try check(
-      ThreeWordLanguages(directory: languagesFolder), ThreeWordGazetteer(directory: placesFolder))
-    guard try CountryBorderRing.rings(contentsOf: countriesFile).count == 10_140 else {
+    func fromTables() throws -> (ThreeWordLanguages, ThreeWordGazetteer) {
+      let tables = try ThreeWordTables.readBundled(borders: BorderTable.readBundled())
+      return (
+        try ThreeWordLanguages(tables: tables, key: ThreeWordLanguages.standardKey),
+        ThreeWordGazetteer(tables: tables)
+      )
+    }
+    func fromText() throws -> (ThreeWordLanguages, ThreeWordGazetteer) {
+      (
+        try ThreeWordLanguages(directory: languagesFolder),
+        try ThreeWordGazetteer(directory: placesFolder)
+      )
+    }
+    try check(fromTables().0, fromTables().1)
+    try check(fromText().0, fromText().1)
+    guard try CountryBorderRing.rings(of: BorderTable.readBundled()).count == 10_140
+    else {
       throw BenchCheckFailure("3wa.load.borders: expected the 10,140 rings of countries.txt")
     }
     var readFailed = false
@@ -116,32 +132,35 @@ enum ThreeWordBenchSuite {
       blackHole(sum)
     }
     var loaded: [(ThreeWordLanguages, ThreeWordGazetteer)] = []
-    bench.measure("3wa.load", baseline: "3wa.load.read-bytes", target: "≤ 50 ms") { n in
-      for _ in 0..<n {
-        do {
-          let languages = try ThreeWordLanguages(directory: languagesFolder)
-          let gazetteer = try ThreeWordGazetteer(directory: placesFolder)
-          if loaded.isEmpty { loaded.append((languages, gazetteer)) }
-        } catch {
-          readFailed = true
+    for (name, target, load) in [
+      ("3wa.load", "≤ 50 ms", fromTables), ("3wa.load.text", nil, fromText),
+    ] {
+      bench.measure(name, baseline: "3wa.load.read-bytes", target: target) { n in
+        for _ in 0..<n {
+          do {
+            let data = try load()
+            if loaded.count < 2 { loaded.append(data) }
+          } catch {
+            readFailed = true
+          }
         }
       }
     }
     bench.measure("3wa.load.borders", baseline: "3wa.load.read-bytes") { n in
       var sum = 0
       for _ in 0..<n {
-        guard let rings = try? CountryBorderRing.rings(contentsOf: countriesFile) else {
+        guard let borders = try? BorderTable.readBundled() else {
           readFailed = true
           continue
         }
-        sum &+= rings.count
+        sum &+= CountryBorderRing.rings(of: borders).count
       }
       blackHole(sum)
     }
-    guard !readFailed, let (languages, gazetteer) = loaded.first else {
+    guard !readFailed, loaded.count == 2 else {
       throw BenchCheckFailure("3wa.load: a bundled data file could not be read while timing")
     }
-    try check(languages, gazetteer)
+    for (languages, gazetteer) in loaded { try check(languages, gazetteer) }
   }
 
   private static func autosuggestCases(
