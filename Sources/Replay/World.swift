@@ -29,6 +29,9 @@ public final class World {
   public let stations: [StationRecord]
 
   let sensor: ReplaySensor
+  /// The areas that degrade positioning, as the sensor model reads them (in ``geos``); `nil`
+  /// for a scenario without any.
+  package let sensorEnvironment: SensorEnvironment?
   private let endTime: SimTime
   private var traces: [Int: [TrajectorySample]] = [:]
   private(set) var snapshots: [Double: JSONValue] = [:]
@@ -79,6 +82,7 @@ public final class World {
     endTime = .seconds(scenario.duration)
 
     let environment = try Self.sensorEnvironment(of: scenario, context: geos, fail: fail)
+    sensorEnvironment = environment
     sensor = ReplaySensor(
       environment: environment, parameters: scenario.device.sensor,
       random: simulation.random.stream("sensor"), resources: resources)

@@ -705,10 +705,8 @@ private struct Builder {
 
   /// When the true track was in an area that degrades positioning: `[from, to, kind]`.
   func environmentWindows(_ samples: [TrajectorySample]) -> JSONValue {
-    guard !scenario.environment.areas.isEmpty,
-      let environment = try? SensorEnvironment(
-        areas: scenario.environment.areas, context: run.world.geos)
-    else { return .array([]) }
+    // The environment the world's sensor read, built once (GEOS) for the replay.
+    guard let environment = run.world.sensorEnvironment else { return .array([]) }
     var out: [JSONValue] = []
     var current: (kind: EnvironmentKind, from: SimTime)?
     for s in samples {
@@ -916,10 +914,13 @@ private struct Builder {
     func find(_ v: JSONValue) -> String? {
       switch v {
       case .string(let s):
-        // Every script looked for is written in UTF-8 with a lead byte of at least 0xE3.
+        // Every script looked for is written in UTF-8 with a lead byte of at least 0xE3: most
+        // strings (log lines, numbers as text) are passed over with a scan of their bytes.
         let scalars = s.unicodeScalars
-        guard s.utf8.contains(where: { $0 >= 0xE3 }), let i = scalars.firstIndex(where: isCJK)
-        else { return nil }
+        let mayHold =
+          s.utf8.withContiguousStorageIfAvailable { $0.contains { $0 >= 0xE3 } }
+          ?? s.utf8.contains { $0 >= 0xE3 }
+        guard mayHold, let i = scalars.firstIndex(where: isCJK) else { return nil }
         // A short run of the script, not a whole log line: at most eight scalars.
         return String(String.UnicodeScalarView(scalars[i...].prefix(8).prefix(while: isCJK)))
       case .array(let a): return a.lazy.compactMap(find).first
