@@ -112,6 +112,7 @@ package struct TableFile {
       guard length <= UInt64(body - start) else {
         throw damaged("cut short in table \(tableName)")
       }
+      guard tables[tableName] == nil else { throw damaged("holds table \(tableName) twice") }
       tables[tableName] = start..<start + Int(length)
       order.append(tableName)
       offset = (start + Int(length) + 7) & ~7
@@ -175,7 +176,7 @@ package struct TableFile {
 
   /// A checksum of 8-byte words (a multiple of 8 bytes): four interleaved multiply-rotate
   /// lanes, so that it runs at memory speed, folded into one.
-  static func checksum(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
+  package static func checksum(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
     let prime: UInt64 = 0x9E37_79B9_7F4A_7C15
     var lanes: (UInt64, UInt64, UInt64, UInt64) = (1, 2, 3, 4)
     let words = bytes.count / 8

@@ -103,6 +103,47 @@ import ThreeWordData
     }
   }
 
+  @Test func aTableListThatIsCutShortOrRepeatsANameIsRefused() throws {
+    func file(_ body: [UInt8]) -> [UInt8] {
+      var bytes = TableFile.magic + [1, 0, 0, 0] + body
+      while bytes.count % 8 != 0 { bytes.append(0) }
+      let sum = bytes.withUnsafeBytes { TableFile.checksum($0) }
+      withUnsafeBytes(of: sum.littleEndian) { bytes += $0 }
+      return bytes
+    }
+    func entry(_ name: String, _ length: UInt64, _ payload: [UInt8]) -> [UInt8] {
+      var bytes = withUnsafeBytes(of: UInt32(name.utf8.count).littleEndian) { Array($0) }
+      bytes += name.utf8
+      while (bytes.count + 16) % 8 != 0 { bytes.append(0) }
+      bytes += withUnsafeBytes(of: length.littleEndian) { Array($0) } + payload
+      while bytes.count % 8 != 0 { bytes.append(0) }
+      return bytes
+    }
+    let count = { (n: UInt32) in withUnsafeBytes(of: n.littleEndian) { Array($0) } }
+    func read(_ bytes: [UInt8]) -> String? {
+      do {
+        _ = try TableFile(decoding: bytes, version: 1, name: "t.tables")
+        return nil
+      } catch {
+        return error.message
+      }
+    }
+    #expect(
+      read(file(count(2) + entry("a", 4, [1, 2, 3, 4]))) == "t.tables: cut short in its table list")
+    #expect(
+      read(file(count(1) + entry("a", 64, [1, 2, 3, 4]))) == "t.tables: cut short in table a")
+    #expect(
+      read(file(count(2) + entry("a", 4, [1, 2, 3, 4]) + entry("a", 4, [5, 6, 7, 8])))
+        == "t.tables: holds table a twice")
+    #expect(
+      read(file(count(1) + entry("a", 4, [1, 2, 3, 4]) + [UInt8](repeating: 0, count: 8)))
+        == "t.tables: has bytes after its last table")
+    let good = try TableFile(
+      decoding: file(count(1) + entry("a", 4, [1, 2, 3, 4])), version: 1, name: "t.tables")
+    #expect(try good.table("a", of: UInt8.self, in: "t.tables") == [1, 2, 3, 4])
+    #expect(try good.table("a", of: UInt32.self, in: "t.tables") == [0x0403_0201])
+  }
+
   @Test func aMissingOrMisshapenTableIsNamed() throws {
     var file = TableFile(version: ThreeWordTables.formatVersion)
     file.append("languages.json", Array("{}".utf8))
