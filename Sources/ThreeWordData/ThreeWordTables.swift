@@ -6,8 +6,9 @@ import JSON
 /// manifest and word tables, the country borders and their grid, and the places.
 ///
 /// The package build writes the shipped folders' tables into the `Cloud` module's resources
-/// as a ``TableFile`` (``fileName``, by the `ThreeWordTablesPlugin`), so that a process loads
-/// them by copying their bytes instead of parsing and indexing the text.
+/// as two ``TableFile``s (``fileName``, and ``bordersFileName`` for the borders), by the
+/// `ThreeWordTablesPlugin`, so that a process loads them by copying their bytes instead of
+/// parsing and indexing the text.
 package struct ThreeWordTables: Equatable, Sendable {
   /// The table format this code writes and reads.
   package static let formatVersion: UInt32 = 1
