@@ -111,8 +111,10 @@ enum ThreeWordBenchSuite {
         try ThreeWordGazetteer(directory: placesFolder)
       )
     }
-    try check(fromTables().0, fromTables().1)
-    try check(fromText().0, fromText().1)
+    for load in [fromTables, fromText] {
+      let (languages, gazetteer) = try load()
+      try check(languages, gazetteer)
+    }
     guard try CountryBorderRing.rings(of: BorderTable.readBundled()).count == 10_140
     else {
       throw BenchCheckFailure("3wa.load.borders: expected the 10,140 rings of countries.txt")
