@@ -45,12 +45,15 @@ public final class Simulation {
   }
 
   /// A simulation whose queue renumbers its events after `sequenceLimit` of them, instead of
-  /// after 2³²: for tests of the renumbering.
-  package init(seed: UInt64, sequenceLimit: UInt64) {
+  /// after 2³², and sinks entries without branches only while it holds at most
+  /// `branchlessLimit`: for tests of the renumbering and of both ways of sinking.
+  package init(seed: UInt64, sequenceLimit: UInt64, branchlessLimit: Int? = nil) {
     self.epoch = Date(timeIntervalSince1970: 0)
     self.random = RandomSource(seed: seed)
     self.log = EventLog()
-    self.queue = EventQueue(sequenceLimit: sequenceLimit)
+    self.queue = EventQueue(
+      sequenceLimit: sequenceLimit,
+      branchlessLimit: branchlessLimit ?? EventQueue.defaultBranchlessLimit)
   }
 
   /// The first invariant of the event queue that does not hold, or `nil`: for tests.
