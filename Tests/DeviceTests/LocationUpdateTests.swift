@@ -28,6 +28,31 @@ private func walkingEast(_ speed: Double) -> (SimTime) -> Coordinate? {
 }
 
 @Suite struct LocationUpdateTests {
+  /// The phone holds the app's managers without keeping them alive: a manager the app lets go
+  /// of hears nothing more, callbacks already queued for it are dropped, and the phone goes on.
+  @Test func aManagerTheAppLetsGoOfHearsNothingMore() throws {
+    let (phone, _, app) = try authorizedPhone(configure: { $0.startUpdatingLocation() })
+    try phone.simulation.run(until: .seconds(3.5))
+    #expect(app()!.fixes.count == 3)
+    let authorizationsHeard = app()!.names.filter { $0.hasPrefix("auth:") }.count
+    // A second manager queues its authorization callback when it is made; it goes at once.
+    var other: LocationManager? = LocationManager(phone: phone)
+    other?.delegate = app()
+    other = nil
+    app()!.manager = nil
+    try phone.simulation.run(until: .seconds(10.5))
+    #expect(app()!.fixes.count == 3)
+    #expect(app()!.names.filter { $0.hasPrefix("auth:") }.count == authorizationsHeard)
+    let lastFix = phone.simulation.log.entries.last { $0.event == "didUpdateLocations" }
+    #expect(lastFix?.time == .seconds(3))
+    // A new manager gets fixes again.
+    app()!.manager = LocationManager(phone: phone)
+    app()!.manager.delegate = app()
+    app()!.manager.startUpdatingLocation()
+    try phone.simulation.run(until: .seconds(13.5))
+    #expect(app()!.fixes.count == 6)
+  }
+
   @Test func fixesArriveOncePerSecondWhileUpdating() throws {
     let (phone, _, app) = try authorizedPhone(configure: { $0.startUpdatingLocation() })
     try phone.simulation.run(until: .seconds(10.5))

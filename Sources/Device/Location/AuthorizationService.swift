@@ -3,7 +3,7 @@ import SimKernel
 /// The app's location permission on the phone: the prompts, the user's answers and Settings.
 /// It alone changes the permission state; every change is logged and reported to the app's
 /// managers through the location service.
-final class AuthorizationService {
+final class AuthorizationService: LifetimeOwner {
   /// The phone owns this service, so it outlives it: no reference counting on the hot path.
   private unowned(unsafe) let phone: Phone
   /// The permission state.
@@ -13,9 +13,14 @@ final class AuthorizationService {
   /// its completion.
   private var temporaryAccuracyRequest: (generation: Int, completion: (LocationError?) -> Void)?
 
+  /// Ends when the service goes away, for the answers it has scheduled.
+  let lifetime = Lifetime()
+
   init(phone: Phone) {
     self.phone = phone
   }
+
+  deinit { lifetime.end() }
 
   var status: AuthorizationStatus { state.status }
   var accuracy: AccuracyAuthorization { state.accuracy }
@@ -111,9 +116,10 @@ final class AuthorizationService {
     phone.record(PromptEvent.shown(kind))
     phone.sessionsIfUsed?.promptDidChange()
     if let answer = phone.user.nextAnswer(for: kind), answer != .unanswered {
+      let service = Uncounted(self)
       checkedScheduling {
-        try phone.simulation.schedule(after: phone.user.answerDelay) { [weak self] in
-          try self?.answer(answer)
+        try phone.simulation.schedule(after: phone.user.answerDelay) {
+          try service.value?.answer(answer)
         }
       }
     }

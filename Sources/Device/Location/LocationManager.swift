@@ -7,7 +7,7 @@ import SimKernel
 /// updates or monitoring, and receive everything through the delegate — asynchronously, as
 /// kernel events, never inside the call that asked. The delegate is told the authorization when
 /// the manager is created and on every change.
-public final class LocationManager {
+public final class LocationManager: LifetimeOwner {
   /// Receives fixes, region events, errors and authorization changes.
   public weak var delegate: (any LocationManagerDelegate)?
   /// The accuracy the app wants, in metres or a ``LocationAccuracy`` constant; default
@@ -30,6 +30,8 @@ public final class LocationManager {
   public unowned let phone: Phone
   /// The app instance that created the manager; a relaunch makes it stale.
   let generation: Int
+  /// Ends when the manager goes away: the phone's services hold it ``Uncounted``.
+  package let lifetime = Lifetime()
 
   /// Creates a manager on `phone` for the running app.
   ///
@@ -41,6 +43,8 @@ public final class LocationManager {
     self.generation = phone.process.generation
     phone.location.adopt(self)
   }
+
+  deinit { lifetime.end() }
 
   // MARK: Authorization
 

@@ -5,9 +5,10 @@ import SimKernel
 /// paused or waits for a one-shot fix. It alone owns that state and the sensor ticker, which it
 /// arms whenever a manager wants fixes and the app may have them.
 final class LocationService {
-  /// What the service keeps for one manager, and the manager, held weakly (the app owns it).
+  /// What the service keeps for one manager, and the manager, not kept alive (the app owns it).
   private final class Updates {
-    weak var manager: LocationManager?
+    private let reference: Uncounted<LocationManager>
+    var manager: LocationManager? { reference.value }
     var isUpdating = false
     var isPaused = false
     /// Updates were started while the app was in use (When In Use keeps them in the background).
@@ -18,7 +19,7 @@ final class LocationService {
 
     var wantsFixes: Bool { (isUpdating && !isPaused) || oneShot != nil }
 
-    init(_ manager: LocationManager) { self.manager = manager }
+    init(_ manager: LocationManager) { reference = Uncounted(manager) }
   }
 
   /// The phone owns this service, so it outlives it: no reference counting on the hot path.
@@ -84,8 +85,9 @@ final class LocationService {
   /// Calls into the app with `manager`, asynchronously (see ``AppProcess/call(_:)``).
   func call(_ manager: LocationManager, _ body: @escaping (LocationManager) -> Void) {
     guard manager.generation == process.generation else { return }
-    process.call { [weak manager] in
-      if let manager { body(manager) }
+    let reference = Uncounted(manager)
+    process.call {
+      if let manager = reference.value { body(manager) }
     }
   }
 

@@ -11,13 +11,14 @@ import SimKernel
 /// relaunched app must start the service again on a manager of its own, which then hears the
 /// change at once [A]; until then the change is the phone's cached location [A].
 final class SignificantChangeService {
-  /// A manager that started the service, held weakly (the app owns it).
+  /// A manager that started the service, not kept alive (the app owns it).
   private final class Subscriber {
-    weak var manager: LocationManager?
+    private let reference: Uncounted<LocationManager>
+    var manager: LocationManager? { reference.value }
     /// The manager has yet to hear its first, current location.
     var wantsCurrent = true
 
-    init(_ manager: LocationManager) { self.manager = manager }
+    init(_ manager: LocationManager) { reference = Uncounted(manager) }
   }
 
   /// The phone owns this service, so it outlives it.

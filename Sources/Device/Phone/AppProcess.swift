@@ -5,7 +5,7 @@ import SimKernel
 ///
 /// A suspended app receives nothing: callbacks made while it is suspended wait in order and are
 /// delivered when it runs again; a terminated app's pending callbacks are dropped with it.
-final class AppProcess {
+final class AppProcess: LifetimeOwner {
   /// The phone owns this service, so it outlives it: no reference counting on the hot path.
   private unowned(unsafe) let phone: Phone
   /// The app's state.
@@ -19,9 +19,14 @@ final class AppProcess {
     [unowned(unsafe) self] in self.suspendIfIdle()
   }
 
+  /// Ends when the process goes away, for the callbacks it has scheduled.
+  let lifetime = Lifetime()
+
   init(phone: Phone) {
     self.phone = phone
   }
+
+  deinit { lifetime.end() }
 
   var isInstalled: Bool { factory != nil }
 
@@ -94,9 +99,10 @@ final class AppProcess {
   /// call while the app is suspended and dropping it if that process is gone.
   func call(_ body: @escaping () -> Void) {
     let generation = generation
+    let process = Uncounted(self)
     checkedScheduling {
-      try phone.simulation.schedule(after: .zero) { [weak self] in
-        guard let self, generation == self.generation else { return }
+      try phone.simulation.schedule(after: .zero) {
+        guard let self = process.value, generation == self.generation else { return }
         self.deliverToApp(body)
       }
     }

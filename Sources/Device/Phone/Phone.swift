@@ -16,7 +16,7 @@ import SimKernel
 /// changes (`SignificantChangeService`), visits (`VisitService`), notifications
 /// (``UserNotificationCenter``) and storage. A service changes its own state only and asks the
 /// others, through the phone, for theirs.
-public final class Phone {
+public final class Phone: LifetimeOwner {
   /// The world's kernel.
   public let simulation: Simulation
   /// The world's GEOS context.
@@ -43,6 +43,8 @@ public final class Phone {
   private let sensor: (any LocationSensor)?
   /// The phone's own randomness (stale first fixes, region misses and latencies).
   var random: RandomStream
+  /// Ends when the phone goes away: what its apps' frameworks hold it by (``Uncounted``).
+  package let lifetime = Lifetime()
 
   /// Creates a phone in `simulation`.
   ///
@@ -64,6 +66,8 @@ public final class Phone {
     self.user = user
     self.random = simulation.random.stream("phone")
   }
+
+  deinit { lifetime.end() }
 
   /// Records `event` in the world's log at the current instant.
   func record(_ event: some LogEvent) {

@@ -6,7 +6,7 @@ import SimKernel
 /// and its limit [A], and so do the circular conditions of the app's monitors (`CLMonitor`)
 /// unless a scenario gives them a limit of their own [?]; the notification center and the
 /// monitor service ask it to watch and unwatch, never edit it.
-final class RegionService {
+final class RegionService: LifetimeOwner {
   /// The phone owns this service, so it outlives it: no reference counting on the hot path.
   private unowned(unsafe) let phone: Phone
   private let monitor: RegionMonitor
@@ -21,10 +21,15 @@ final class RegionService {
   private var lastCell: Location?
   private var lastLook: SimTime?
 
+  /// Ends when the service goes away, for the deliveries it has scheduled.
+  let lifetime = Lifetime()
+
   init(phone: Phone) {
     self.phone = phone
     self.monitor = RegionMonitor(parameters: phone.parameters.regionMonitoring)
   }
+
+  deinit { lifetime.end() }
 
   /// The app's monitored regions.
   var monitoredRegions: Set<CircularRegion> { Set(monitor.regions.values) }
@@ -295,9 +300,10 @@ final class RegionService {
     let now = phone.simulation.now
     let at = max(now + latency, lastDelivery[registration] ?? now)
     lastDelivery[registration] = at
+    let service = Uncounted(self)
     checkedScheduling {
-      try phone.simulation.schedule(at: at) { [weak self] in
-        guard let self else { return }
+      try phone.simulation.schedule(at: at) {
+        guard let self = service.value else { return }
         if self.lastDelivery[registration] == at { self.lastDelivery[registration] = nil }
         guard self.monitor.isCurrent(registration) else { return }
         self.deliver(watch, state: state)

@@ -7,13 +7,15 @@ import Geo
 /// behaviour — permissions, fixes, pauses, region monitoring, their delays and failures — is
 /// the phone's (`Device.LocationManager`), with Apple's names. Outside a world,
 /// `CLLocationManager()` stops the process with a message saying how to run the code in one.
-open class CLLocationManager: NSObject {
+open class CLLocationManager: NSObject, LifetimeOwner {
   /// Receives fixes, region events, errors and authorization changes.
   open weak var delegate: (any CLLocationManagerDelegate)? {
     didSet { bridge.delegateChanged() }
   }
   let manager: LocationManager
   private let bridge: Bridge
+  /// Ends when the manager goes away: its bridge holds it ``Uncounted``.
+  package let lifetime = Lifetime()
 
   /// A manager on the running app's phone; its delegate hears the authorization soon after,
   /// once the caller has set it [A].
@@ -25,6 +27,8 @@ open class CLLocationManager: NSObject {
     bridge.owner = self
     manager.delegate = bridge
   }
+
+  deinit { lifetime.end() }
 
   var phone: Phone { manager.phone }
 
@@ -234,7 +238,7 @@ open class CLLocationManager: NSObject {
 
 /// Turns the phone's callbacks into Apple's: `CLLocation`s, `CLRegion`s and `CLError`s.
 private final class Bridge: LocationManagerDelegate {
-  weak var owner: CLLocationManager?
+  @Uncounted var owner: CLLocationManager? = nil
   private var reportedStatus: CLAuthorizationStatus?
 
   func delegateChanged() {}
@@ -242,9 +246,9 @@ private final class Bridge: LocationManagerDelegate {
   func monitoringFailed(_ region: CLRegion, _ reason: String) {
     guard let owner else { return }
     owner.manager.recordMonitoringFailure(identifier: region.identifier, reason: reason)
+    let reference = Uncounted(owner)
     owner.phone.runLoop.enqueue("locationManager(_:monitoringDidFailFor:withError:)") {
-      [weak owner] in
-      guard let owner else { return }
+      guard let owner = reference.value else { return }
       owner.delegate?.locationManager(
         owner, monitoringDidFailFor: region,
         withError: CLError(.regionMonitoringFailure, reason: reason))

@@ -92,7 +92,7 @@ public struct CLLocationUpdate: Sendable {
 final class LiveUpdatesFeed: @unchecked Sendable {
   // Unchecked: a world runs on one thread; the phone's run loop stops the process when its
   // work comes from any other.
-  private weak var phone: Phone?
+  @Uncounted private var phone: Phone? = nil
   private let simulation: Simulation
   private var stream: LiveUpdateStream?
   private var buffer: [LiveUpdate] = []

@@ -18,7 +18,7 @@ public final class CLServiceSession: @unchecked Sendable {
   public typealias Diagnostic = ServiceSessionDiagnostic
 
   let session: ServiceSession
-  private weak var phone: Phone?
+  @Uncounted private var phone: Phone? = nil
 
   /// A session that asks for `authorization` (`.none` asks nothing, but meets an
   /// explicit-session requirement while the app is authorized) [A].
@@ -80,7 +80,7 @@ public final class CLServiceSession: @unchecked Sendable {
 final class DiagnosticsFeed: @unchecked Sendable {
   // Unchecked: a world runs on one thread.
   private let session: ServiceSession
-  private weak var phone: Phone?
+  @Uncounted private var phone: Phone? = nil
   private var buffer: [ServiceSessionDiagnostic] = []
   private var ended = false
   private var token: Int?
@@ -134,7 +134,7 @@ final class DiagnosticsFeed: @unchecked Sendable {
 public final class CLBackgroundActivitySession: @unchecked Sendable {
   // Unchecked: a world runs on one thread.
   let session: BackgroundActivitySession
-  private weak var phone: Phone?
+  @Uncounted private var phone: Phone? = nil
 
   /// Starts a background activity session for the running app [A].
   public init() {

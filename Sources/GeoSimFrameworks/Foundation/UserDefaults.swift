@@ -24,7 +24,7 @@ import SimKernel
 open class UserDefaults: NSObject, @unchecked Sendable {
   // Unchecked: an object belongs to one world, which runs on one thread.
   private let suiteName: String?
-  private weak var phone: Phone?
+  @Uncounted private var phone: Phone? = nil
 
   /// The app's shared defaults object on the running world's phone: the same object each time
   /// within a world [A].

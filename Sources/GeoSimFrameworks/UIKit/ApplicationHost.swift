@@ -39,7 +39,7 @@ import JSON
 /// reach it; ``observableState`` describes that map and the app's state.
 public final class ApplicationHost: SimulatedApp, AppScreen {
   private let makeDelegate: @MainActor () -> any UIApplicationDelegate
-  private weak var phone: Phone?
+  @Uncounted private var phone: Phone? = nil
   /// The app delegate of this process, from its launch on.
   public private(set) var delegate: (any UIApplicationDelegate)?
   /// What `applicationState` reports during a lifecycle callback, where iOS's state differs

@@ -16,7 +16,7 @@ public class ReferenceApp<Configuration: Sendable> {
   /// The network and the geocoder's server the app reaches.
   let services: ReferenceAppServices
   /// The phone, from the launch on.
-  weak var phone: Phone?
+  @Uncounted var phone: Phone? = nil
 
   /// A fresh instance, as the phone creates at each launch.
   public init(
