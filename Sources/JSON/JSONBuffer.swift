@@ -159,16 +159,18 @@ public struct JSONBuffer: ~Copyable {
   /// Appends `digits / 10^places` (`places` from 1 to 19): the whole part (0 when there is
   /// none), a point, and exactly `places` digits after it.
   private mutating func writeFraction(_ digits: UInt64, places: Int) {
-    let unit = Self.powerOfTen(places)
-    let (whole, fraction) = digits.quotientAndRemainder(dividingBy: unit)
-    let wholeDigits = Self.digitCount(whole)
-    reserve(wholeDigits &+ 1 &+ places)
-    Self.writeDigits(whole, count: wholeDigits, endingAt: base + (length &+ wholeDigits))
-    length &+= wholeDigits
-    base[length] = UInt8(ascii: ".")
-    length &+= 1
-    Self.writeDigits(fraction, count: places, endingAt: base + (length &+ places))
-    length &+= places
+    let count = Self.digitCount(digits)
+    // At least one digit before the point: "0.0…" pads a number below one.
+    let total = max(count, places &+ 1)
+    reserve(total &+ 1)
+    let start = base + length
+    // Every digit one byte to the right of where it belongs, then the whole part moved back
+    // over the gap it leaves for the point: no division by 10^places.
+    Self.writeDigits(digits, count: total, endingAt: start + (total &+ 1))
+    let wholeDigits = total &- places
+    UnsafeMutableRawPointer(start).copyMemory(from: start + 1, byteCount: wholeDigits)
+    start[wholeDigits] = UInt8(ascii: ".")
+    length &+= total &+ 1
   }
 
   /// 10^`k`, for `k` from 0 to 19 (a switch over constants is a table the binary holds, read
@@ -205,30 +207,19 @@ public struct JSONBuffer: ~Copyable {
   ///
   /// `x` is *m*·2⁻*q* exactly, and every decimal within half a unit in the last place of it
   /// reads back as `x` (the bounds too when *m* is even, as reading rounds halves to even).
-  /// Scaled by 2^(*q*+2) those bounds are integers, and scaled by 10^*k* too they stay below
-  /// 2¹²⁸: the decimals of *k* places between them are the integers between the scaled
-  /// bounds. If *k* places fit, so do *k* + 1, and 17 significant digits always fit; most
-  /// doubles need 16 or 17, so 15, 16 and 17 are tried first, then fewer by bisection. Of the
-  /// decimals of the fewest places the nearest to `x` is chosen, as `description` does.
+  /// Scaled by 2^(*q*+2) those bounds are integers; scaled by 10^*k* as well, the decimals of
+  /// *k* places between them are the integers between the scaled bounds. 17 significant digits
+  /// always fit, so the bounds are scaled once, to that many places (three 128-bit products),
+  /// and then cut a digit at a time while a decimal still fits: the least integer above a
+  /// bound at *k* − 1 places is that above its tenth at *k* places, and the greatest below
+  /// likewise, so each cut is one division by ten. Of the decimals of the fewest places the
+  /// nearest to `x` is chosen, as `description` does.
   static func shortestDecimal(_ x: Double) -> (digits: UInt64, places: Int)? {
     guard x >= 1e-3, x < 1e15 else { return nil }
     let bounds = Bounds(x)
     // The places of 17 significant digits.
     let whole = x >= 1 ? digitCount(UInt64(x)) : x >= 0.1 ? 0 : x >= 0.01 ? -1 : -2
-    let places17 = 17 - whole
-    var k: Int
-    if places17 >= 2, bounds.fit(places17 - 2) {
-      var (fewest, most) = (0, places17 - 2)
-      while fewest < most {
-        let mid = (fewest + most) / 2
-        if bounds.fit(mid) { most = mid } else { fewest = mid + 1 }
-      }
-      k = fewest
-    } else {
-      k = bounds.fit(places17 - 1) ? places17 - 1 : places17
-    }
-    guard k > 0 else { return nil }
-    return (bounds.nearest(k), k)
+    return bounds.shortest(startingAt: 17 - whole)
   }
 
   /// The decimals that read back as a double, scaled by 2^`shift`.
@@ -252,33 +243,46 @@ public struct JSONBuffer: ~Copyable {
       mask = (UInt128(1) << shift) - 1
     }
 
-    /// The greatest decimal of `k` places within the bounds, times 10^`k`.
-    @inline(__always)
-    func greatest(_ k: Int) -> UInt128 {
-      let h = high * UInt128(JSONBuffer.powerOfTen(k))
-      let c = h >> shift
-      return !inclusive && h & mask == 0 ? c - 1 : c
-    }
-
-    /// Whether a decimal of `k` places is within the bounds.
-    @inline(__always)
-    func fit(_ k: Int) -> Bool {
-      let l = low * UInt128(JSONBuffer.powerOfTen(k))
-      let c = greatest(k) << shift
-      return inclusive ? c >= l : c > l
-    }
-
-    /// The decimal of `k` places within the bounds nearest to the double (the even one of
-    /// two as near), times 10^`k`.
-    func nearest(_ k: Int) -> UInt64 {
-      let l = low * UInt128(JSONBuffer.powerOfTen(k))
-      let least = inclusive || l & mask != 0 ? (l + mask) >> shift : (l >> shift) + 1
-      let exact = center * UInt128(JSONBuffer.powerOfTen(k))
-      let half = (mask >> 1) + 1
-      var nearest = exact >> shift
-      let rest = exact & mask
-      if rest > half || (rest == half && nearest & 1 == 1) { nearest += 1 }
-      return UInt64(min(max(nearest, least), greatest(k)))
+    /// The decimal of the fewest places (at least one) within the bounds, nearest to the double
+    /// (the even one of two as near), times 10^places; `nil` when an integer is within them.
+    /// `places` must fit: at most 19, and 17 significant digits.
+    func shortest(startingAt places: Int) -> (digits: UInt64, places: Int)? {
+      let scale = UInt128(JSONBuffer.powerOfTen(places))
+      // The least and the greatest decimal of `places` places within the bounds, times
+      // 10^places (below 10¹⁸: 17 significant digits).
+      let l = low * scale
+      var least = UInt64(l >> shift)
+      if inclusive ? l & mask != 0 : true { least += 1 }
+      let h = high * scale
+      var greatest = UInt64(h >> shift)
+      if !inclusive && h & mask == 0 { greatest -= 1 }
+      // The double itself at `places` places, as an integer and a fraction of 2^shift.
+      let exact = center * scale
+      var kept = UInt64(exact >> shift)
+      let fraction = exact & mask
+      // Cut digits while a decimal of one place fewer fits, cutting the double's as well: the
+      // first digit cut, and whether anything after it is not zero, decide its rounding.
+      var cut = 0
+      var firstCut: UInt64 = 0
+      var restIsZero = fraction == 0
+      while cut < places {
+        let (fewerLeast, fewerGreatest) = ((least + 9) / 10, greatest / 10)
+        guard fewerLeast <= fewerGreatest else { break }
+        (least, greatest) = (fewerLeast, fewerGreatest)
+        restIsZero = restIsZero && firstCut == 0
+        (kept, firstCut) = kept.quotientAndRemainder(dividingBy: 10)
+        cut += 1
+      }
+      guard cut < places else { return nil }
+      // Rounded half to even.
+      var nearest = kept
+      if cut == 0 {
+        let half = (mask >> 1) + 1
+        if fraction > half || (fraction == half && kept & 1 == 1) { nearest += 1 }
+      } else if firstCut > 5 || (firstCut == 5 && (!restIsZero || kept & 1 == 1)) {
+        nearest += 1
+      }
+      return (min(max(nearest, least), greatest), places - cut)
     }
   }
 

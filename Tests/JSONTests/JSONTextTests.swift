@@ -55,6 +55,36 @@ import Testing
     }
   }
 
+  /// Decimals of few digits, whose shortest form cuts many digits from 17 (coordinates,
+  /// accuracies, durations), are the standard library's too: every count of places from 1 to
+  /// 15, with random digits and with trailing fives and nines, from 10⁻³ to 10¹⁵.
+  @Test func shortDecimalsAreTheStandardLibrarys() {
+    var x: UInt64 = 5
+    func next() -> UInt64 {
+      x = x &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+      return x >> 11
+    }
+    var values: [Double] = []
+    for places in 1...15 {
+      let unit = pow(10, Double(places))
+      for digits in 1...15 {
+        let limit = UInt64(pow(10, Double(digits)))
+        for _ in 0..<40 {
+          let n = next() % limit
+          for m in [n, n / 10 * 10 + 5, n / 10 * 10 + 9] {
+            let v = Double(m) / unit
+            if v >= 1e-3 && v < 1e15 { values.append(v) }
+          }
+        }
+      }
+    }
+    for v in values {
+      var buffer = JSONBuffer()
+      buffer.writeNumber(v)
+      #expect(String(decoding: buffer.bytes, as: UTF8.self) == JSONText.number(v), "\(v)")
+    }
+  }
+
   @Test(arguments: [0, 7, -7, 9, 10, 99, 100, 1_500_000_001, Int64.max, Int64.min])
   func integersAsBytesAreTheirDecimalDigits(_ i: Int64) {
     var buffer = JSONBuffer()
