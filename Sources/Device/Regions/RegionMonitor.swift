@@ -177,12 +177,18 @@ final class RegionMonitor {
   func hasRegionBoundary(within limit: Double, of estimate: Coordinate) -> Bool {
     guard limit >= 0 else { return false }
     let unit = unitVector(estimate)
-    return watches.contains { watch in
-      let reach = max(watch.region.radius, parameters.minimumEffectiveRadius) + limit
-      let (low, high) = distanceBounds(to: watch, unit: unit)
-      if low > reach { return false }
-      if high <= reach { return true }
-      return Geodesic.wgs84.inverse(from: estimate, to: watch.region.center).distance <= reach
+    let minimumRadius = parameters.minimumEffectiveRadius
+    // Read in place: a copy of each watch would retain and release its references, and this
+    // runs on every fix.
+    return watches.withUnsafeBufferPointer { watches in
+      watches.indices.contains { i in
+        let reach = max(watches[i].region.radius, minimumRadius) + limit
+        let (low, high) = Self.distanceBounds(to: watches[i].thresholds, unit: unit)
+        if low > reach { return false }
+        if high <= reach { return true }
+        return Geodesic.wgs84.inverse(from: estimate, to: watches[i].region.center).distance
+          <= reach
+      }
     }
   }
 
@@ -191,8 +197,9 @@ final class RegionMonitor {
   /// widened by 1 % and a metre either way. Only a distance this close to a threshold needs
   /// the geodesic itself, which costs twenty times as much; the region engine decides on every
   /// position the phone finds.
-  private func distanceBounds(to watch: Watch, unit: UnitVector) -> (low: Double, high: Double) {
-    let t = watch.thresholds
+  private static func distanceBounds(to t: ChordThresholds, unit: UnitVector) -> (
+    low: Double, high: Double
+  ) {
     let dx = unit.x - t.x
     let dy = unit.y - t.y
     let dz = unit.z - t.z
@@ -209,7 +216,7 @@ final class RegionMonitor {
     if accuracy > parameters.hysteresis {
       // The outer threshold is the position's own: compare distances, not precomputed chords.
       let (inner, outer) = radii(of: watch.region, accuracy: accuracy)
-      let (low, high) = distanceBounds(to: watch, unit: unit)
+      let (low, high) = Self.distanceBounds(to: watch.thresholds, unit: unit)
       if high <= inner { return .inside }
       if low >= outer { return .outside }
       if low > inner && high < outer { return nil }
