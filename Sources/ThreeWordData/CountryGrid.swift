@@ -103,38 +103,34 @@ package struct CountryGrid: Equatable, Sendable {
       }
     }
 
-    // Two passes: count (cell, edge) pairs, then place them; `stamp` drops repeats of an edge.
+    // Each (edge, cell) pair once, in edge order: `stamp` drops repeats of an edge in a cell.
     // (The tables are written through buffer pointers: these loops run for every edge.)
-    var counts = [Int32](repeating: 0, count: cellCount + 1)
-    var stamp = [Int32](repeating: -1, count: cellCount)
-    counts.withUnsafeMutableBufferPointer { counts in
+    func forEachEdgeCell(_ body: (_ edge: Int32, _ cell: Int) -> Void) {
+      var stamp = [Int32](repeating: -1, count: cellCount)
       stamp.withUnsafeMutableBufferPointer { stamp in
         for e in 0..<x.count - 1 where edgeCountry[e] >= 0 {
           cells(of: e) { cell in
             if stamp[cell] != Int32(e) {
               stamp[cell] = Int32(e)
-              counts[cell + 1] += 1
+              body(Int32(e), cell)
             }
           }
         }
       }
+    }
+    // Two passes: count the pairs of each cell, then place them.
+    var counts = [Int32](repeating: 0, count: cellCount + 1)
+    counts.withUnsafeMutableBufferPointer { counts in
+      forEachEdgeCell { _, cell in counts[cell + 1] += 1 }
       for i in 0..<cellCount { counts[i + 1] += counts[i] }
     }
     var cellEdges = [Int32](repeating: 0, count: Int(counts[cellCount]))
     var cursor = Array(counts.dropLast())
-    stamp = [Int32](repeating: -1, count: cellCount)
     cellEdges.withUnsafeMutableBufferPointer { cellEdges in
       cursor.withUnsafeMutableBufferPointer { cursor in
-        stamp.withUnsafeMutableBufferPointer { stamp in
-          for e in 0..<x.count - 1 where edgeCountry[e] >= 0 {
-            cells(of: e) { cell in
-              if stamp[cell] != Int32(e) {
-                stamp[cell] = Int32(e)
-                cellEdges[Int(cursor[cell])] = Int32(e)
-                cursor[cell] += 1
-              }
-            }
-          }
+        forEachEdgeCell { edge, cell in
+          cellEdges[Int(cursor[cell])] = edge
+          cursor[cell] += 1
         }
       }
     }
