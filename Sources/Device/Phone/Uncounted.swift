@@ -24,7 +24,9 @@ package protocol LifetimeOwner: AnyObject {
 /// app's location managers are retained and released many times for each fix, a fix a second:
 /// held weakly, they spent a fifth of a day's replay in those slow paths. This reference holds
 /// its object without counting and its ``Lifetime`` strongly, and reads the object only while
-/// the lifetime lasts. Like the world it lives in, it belongs to one thread.
+/// the lifetime lasts. Like the world it lives in, it belongs to one thread. Unlike a weak
+/// reference it reads the object until its `deinit` ends the lifetime, so an object ends it
+/// first thing there, and nothing reaches the object through it from a subclass's `deinit`.
 ///
 /// Use it as a property wrapper (`@Uncounted var phone: Phone?`) or as a value a closure
 /// captures (`let service = Uncounted(self)`, then `service.value` inside).
