@@ -252,7 +252,7 @@ public struct JSONBuffer: ~Copyable {
       // 10^places (below 10¹⁸: 17 significant digits).
       let l = low * scale
       var least = UInt64(l >> shift)
-      if inclusive ? l & mask != 0 : true { least += 1 }
+      if !inclusive || l & mask != 0 { least += 1 }
       let h = high * scale
       var greatest = UInt64(h >> shift)
       if !inclusive && h & mask == 0 { greatest -= 1 }
