@@ -44,6 +44,8 @@ let package = Package(
       pkgConfig: "libpq",
       providers: [.apt(["libpq-dev"]), .brew(["libpq"])]
     ),
+    // Linux calls outside Swift's Glibc module (`renameat2`); empty elsewhere.
+    .systemLibrary(name: "CLinux"),
     .target(name: "Errors"),
     .target(name: "JSON"),
     .target(name: "CSV"),
@@ -77,8 +79,8 @@ let package = Package(
     .target(
       name: "Reporting",
       dependencies: [
-        "CSV", "Cloud", "Device", "Errors", "Geo", "JSON", "Referee", "Replay", "SimKernel",
-        "Traces",
+        "CLinux", "CSV", "Cloud", "Device", "Errors", "Geo", "JSON", "Referee", "Replay",
+        "SimKernel", "Traces",
       ]),
     .target(name: "ReferenceAppCatalog", dependencies: ["JSON", "ReferenceApps", "Replay"]),
     .target(

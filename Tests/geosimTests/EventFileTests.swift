@@ -31,6 +31,19 @@ import Testing
     #expect(try Data(contentsOf: url) == Data(log.jsonLines.utf8))
   }
 
+  @Test func aFileAlreadyThereIsReplacedWhole() throws {
+    let url = try scratchFolder("events").appendingPathComponent("events.jsonl")
+    let older = log(3_000)
+    let first = try EventFile(path: url.path)
+    older.entries.forEach(first.append)
+    try first.close()
+    let log = log(30)
+    let file = try EventFile(path: url.path)
+    log.entries.forEach(file.append)
+    try file.close()
+    #expect(try Data(contentsOf: url) == Data(log.jsonLines.utf8))
+  }
+
   @Test func whatIsPendingIsWrittenBeforeAStop() throws {
     let url = try scratchFolder("events").appendingPathComponent("events.jsonl")
     let log = log(300)

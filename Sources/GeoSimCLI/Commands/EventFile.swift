@@ -24,9 +24,14 @@ final class EventFile {
   private let path: String
   private var isOpen = true
 
-  /// Creates (or empties) the file at `path`. One event file is open at a time.
+  /// Creates the file at `path`, in place of any file there. One event file is open at a time.
   init(path: String) throws(OutputFailure) {
     self.path = path
+    // An old regular file is deleted, not emptied: ext4 writes a file emptied and written
+    // again out to the disk when it is closed (`auto_da_alloc`), which cost a day's 19 MB of
+    // events some 10 ms more. Anything else (a device, a link) is opened as it is.
+    var old = stat()
+    if lstat(path, &old) == 0, old.st_mode & S_IFMT == S_IFREG { unlink(path) }
     let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
     guard descriptor >= 0 else {
       throw OutputFailure("cannot write \(path): \(String(cString: strerror(errno)))")
