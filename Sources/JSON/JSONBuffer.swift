@@ -117,10 +117,50 @@ public struct JSONBuffer: ~Copyable {
     return m < powerOfTen(guess) ? guess : guess &+ 1
   }
 
-  /// Writes the last `count` decimal digits of `n` (leading zeros included) just before `end`,
-  /// two at a time.
+  /// Writes the last `count` decimal digits of `n` (leading zeros included) just before `end`.
+  ///
+  /// The digits go in groups of eight, each from its own remainder, so that the divisions of
+  /// one group do not wait for another's: a number of 17 digits is three short chains, not
+  /// one of nine.
   @inlinable @inline(__always)
   static func writeDigits(_ n: UInt64, count: Int, endingAt end: UnsafeMutablePointer<UInt8>) {
+    var rest = n
+    var at = end
+    var left = count
+    while left > 8 {
+      let (higher, eight) = rest.quotientAndRemainder(dividingBy: 100_000_000)
+      writeEightDigits(UInt32(truncatingIfNeeded: eight), endingAt: at)
+      rest = higher
+      at -= 8
+      left &-= 8
+    }
+    var short = UInt32(truncatingIfNeeded: rest)
+    while left >= 2 {
+      let pair = short % 100
+      short /= 100
+      at -= 2
+      writePair(pair, at: at)
+      left &-= 2
+    }
+    if left == 1 {
+      (at - 1).pointee = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: short % 10)
+    }
+  }
+
+  /// Writes the eight digits of `n` (below 10⁸, leading zeros included) just before `end`: two
+  /// halves of four, and each half two pairs, all four pairs found at once.
+  @inlinable @inline(__always)
+  static func writeEightDigits(_ n: UInt32, endingAt end: UnsafeMutablePointer<UInt8>) {
+    let (high, low) = n.quotientAndRemainder(dividingBy: 10_000)
+    writePair(high / 100, at: end - 8)
+    writePair(high % 100, at: end - 6)
+    writePair(low / 100, at: end - 4)
+    writePair(low % 100, at: end - 2)
+  }
+
+  /// Writes the two digits of `pair` (below 100) at `at`.
+  @inlinable @inline(__always)
+  static func writePair(_ pair: UInt32, at: UnsafeMutablePointer<UInt8>) {
     // "00", "01", … "99": a literal, so reading it needs no set-up.
     let pairs: StaticString = """
       00010203040506070809101112131415161718192021222324\
@@ -128,26 +168,16 @@ public struct JSONBuffer: ~Copyable {
       50515253545556575859606162636465666768697071727374\
       75767778798081828384858687888990919293949596979899
       """
-    var rest = n
-    var at = end
-    var left = count
-    while left >= 2 {
-      let pair = Int(rest % 100) &* 2
-      rest /= 100
-      at -= 2
-      at[0] = pairs.utf8Start[pair]
-      at[1] = pairs.utf8Start[pair &+ 1]
-      left &-= 2
-    }
-    if left == 1 {
-      (at - 1).pointee = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: rest % 10)
-    }
+    let index = Int(pair &* 2)
+    at[0] = pairs.utf8Start[index]
+    at[1] = pairs.utf8Start[index &+ 1]
   }
 
   /// Appends `JSONText.number(n)`: the shortest digits that read back exactly as `n`, an
   /// integral value below 10¹⁵ without a fraction. `n` must be finite.
   public mutating func writeNumber(_ n: Double) {
-    if n == n.rounded(), abs(n) < 1e15 { return writeInteger(Int64(n)) }
+    // Integral: a conversion and back, not `rounded()` (a call into the C library).
+    if abs(n) < 1e15, Double(Int64(n)) == n { return writeInteger(Int64(n)) }
     guard let (digits, places) = Self.shortestDecimal(abs(n)) else {
       var text = n.description
       return text.withUTF8 { append(contentsOf: $0) }
@@ -224,9 +254,10 @@ public struct JSONBuffer: ~Copyable {
 
   /// The decimals that read back as a double, scaled by 2^`shift`.
   private struct Bounds {
-    let center: UInt128
-    let low: UInt128
-    let high: UInt128
+    // Below 2⁵⁵: each product with a power of ten is one 64-bit multiplication.
+    let center: UInt64
+    let low: UInt64
+    let high: UInt64
     let inclusive: Bool
     let shift: Int
     let mask: UInt128
@@ -235,7 +266,7 @@ public struct JSONBuffer: ~Copyable {
       let m = UInt64(x.significandBitPattern) | 1 << 52
       // From 5 (x below 2⁵⁰) to 64 (x at least 2⁻¹⁰).
       shift = 1075 + 2 - Int(x.exponentBitPattern)
-      center = UInt128(4 * m)
+      center = 4 * m
       // At a power of two the next double down is half as far as the next one up.
       low = x.significandBitPattern == 0 ? center - 1 : center - 2
       high = center + 2
@@ -243,21 +274,28 @@ public struct JSONBuffer: ~Copyable {
       mask = (UInt128(1) << shift) - 1
     }
 
+    /// `a` × `b`, in full.
+    @inline(__always)
+    private static func product(_ a: UInt64, _ b: UInt64) -> UInt128 {
+      let (high, low) = a.multipliedFullWidth(by: b)
+      return UInt128(high) << 64 | UInt128(low)
+    }
+
     /// The decimal of the fewest places (at least one) within the bounds, nearest to the double
     /// (the even one of two as near), times 10^places; `nil` when an integer is within them.
     /// `places` must fit: at most 19, and 17 significant digits.
     func shortest(startingAt places: Int) -> (digits: UInt64, places: Int)? {
-      let scale = UInt128(JSONBuffer.powerOfTen(places))
+      let scale = JSONBuffer.powerOfTen(places)
       // The least and the greatest decimal of `places` places within the bounds, times
       // 10^places (below 10¹⁸: 17 significant digits).
-      let l = low * scale
+      let l = Self.product(low, scale)
       var least = UInt64(l >> shift)
       if !inclusive || l & mask != 0 { least += 1 }
-      let h = high * scale
+      let h = Self.product(high, scale)
       var greatest = UInt64(h >> shift)
       if !inclusive && h & mask == 0 { greatest -= 1 }
       // The double itself at `places` places, as an integer and a fraction of 2^shift.
-      let exact = center * scale
+      let exact = Self.product(center, scale)
       var kept = UInt64(exact >> shift)
       let fraction = exact & mask
       // Cut digits while a decimal of one place fewer fits, cutting the double's as well: the
@@ -297,6 +335,11 @@ public struct JSONBuffer: ~Copyable {
     guard digits >= unit / 1_000, digits < unit * 1_000_000 else {
       return writeNumber(Double(units) / Double(unit))
     }
+    // Whole units (a time on the second) are an integer: no zeros to strip one by one.
+    if digits % unit == 0 {
+      if units < 0 { append(UInt8(ascii: "-")) }
+      return writeInteger(Int64(digits / unit))
+    }
     var places = scale
     while places > 0, digits % 10 == 0 {
       digits /= 10
@@ -318,6 +361,10 @@ public struct JSONBuffer: ~Copyable {
     reserve(utf8.count &+ 2)
     base[length] = UInt8(ascii: "\"")
     length &+= 1
+    if !Self.needsEscapes(utf8) {
+      append(contentsOf: utf8)
+      return append(UInt8(ascii: "\""))
+    }
     // Runs of bytes that need no escape are copied whole; only ASCII needs escapes, so the
     // bytes of other scalars are copied as they are.
     var run = 0
@@ -339,5 +386,39 @@ public struct JSONBuffer: ~Copyable {
     }
     append(contentsOf: UnsafeBufferPointer(rebasing: utf8[run...]))
     append(UInt8(ascii: "\""))
+  }
+
+  /// Whether any of `bytes` is one a JSON string escapes: a control character, a quote or a
+  /// backslash. Eight bytes are tested at a time (most strings need no escape).
+  static func needsEscapes(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    guard let start = bytes.baseAddress else { return false }
+    let count = bytes.count
+    guard count >= 8 else {
+      return bytes.contains { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C }
+    }
+    let raw = UnsafeRawPointer(start)
+    var offset = 0
+    while offset < count &- 8 {
+      if hasEscapedByte(raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self)) { return true }
+      offset &+= 8
+    }
+    // The last eight bytes, which may overlap the last word tested.
+    return hasEscapedByte(raw.loadUnaligned(fromByteOffset: count &- 8, as: UInt64.self))
+  }
+
+  /// Whether any byte of `word` is below 0x20, a quote (0x22) or a backslash (0x5C).
+  @inline(__always)
+  static func hasEscapedByte(_ word: UInt64) -> Bool {
+    // For each byte b, (b − n) has its top bit set without b having it only when b < n (and
+    // b < 0x80): the bytes below 0x20, and the bytes equal to a character once XORed with it
+    // (equal is below 1). A borrow reaches the next byte only from a byte that is counted.
+    let ones: UInt64 = 0x0101_0101_0101_0101
+    let tops: UInt64 = 0x8080_8080_8080_8080
+    let quotes = word ^ (ones &* 0x22)
+    let backslashes = word ^ (ones &* 0x5C)
+    let below = (word &- ones &* 0x20) & ~word
+    let quote = (quotes &- ones) & ~quotes
+    let backslash = (backslashes &- ones) & ~backslashes
+    return (below | quote | backslash) & tops != 0
   }
 }

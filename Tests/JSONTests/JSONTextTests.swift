@@ -17,6 +17,33 @@ import Testing
     #expect(buffer.bytes == [0x2A] + Array(text.utf8))
   }
 
+  /// Strings of every length up to three words, with a character to escape at each place in
+  /// them and none at all, among one- to four-byte characters: the bytes looked at a word at a
+  /// time find every escape, wherever it falls.
+  @Test func everyEscapeIsFoundWhereverItIs() {
+    let fillers = ["a", "é", "東", "🚉", "~\u{7F}"]
+    for filler in fillers {
+      for length in 0...24 {
+        let plain = String(repeating: filler, count: length)
+        var strings = [plain]
+        for escaped in ["\"", "\\", "\n", "\u{0}", "\u{1F}"] {
+          for place in 0...plain.unicodeScalars.count {
+            var scalars = Array(plain.unicodeScalars)
+            scalars.insert(escaped.unicodeScalars.first!, at: place)
+            strings.append(String(String.UnicodeScalarView(scalars)))
+          }
+        }
+        for s in strings {
+          var text = ""
+          JSONText.writeString(s, to: &text)
+          var buffer = JSONBuffer()
+          buffer.writeString(s)
+          #expect(buffer.bytes == Array(text.utf8), "\(s.debugDescription)")
+        }
+      }
+    }
+  }
+
   @Test(arguments: [
     0, -0.0, 1, -1, 0.1, 35.681236, 139.76712500000001, 1.500000001, -12.5, 1e-7, 5e-324,
     999_999_999_999_999, 1e15, -1e15, 1e21, 1.7976931348623157e308, 86_399.999999999,

@@ -192,19 +192,7 @@ public final class EventLog {
 
   /// Appends ``jsonLine(_:)``'s line for `entry` and a newline to `out`, as UTF-8.
   public static func writeJSONLine(_ entry: LogEntry, to out: inout JSONBuffer) {
-    out.append("{\"t\":")
-    out.writeDecimal(entry.time.nanoseconds, scale: 9)
-    out.append(",\"ns\":")
-    out.writeInteger(entry.time.nanoseconds)
-    out.append(",\"seq\":")
-    out.writeInteger(Int64(entry.sequence))
-    out.append(",\"source\":")
-    out.writeString(entry.source)
-    out.append(",\"event\":")
-    out.writeString(entry.event)
-    out.append(",\"fields\":{")
-    entry.payload.writeFields(to: &out)
-    out.append("}}\n")
+    entry.payload.writeJSONLine(time: entry.time, sequence: entry.sequence, to: &out)
   }
 
   /// Appends `fields` as the members of a JSON object, without its braces
@@ -235,5 +223,25 @@ public final class EventLog {
       }
       out.append("]")
     }
+  }
+}
+
+extension LogEvent {
+  /// Appends ``EventLog/jsonLine(_:)``'s line for an entry of this payload and a newline to
+  /// `out`: with the payload's type known, its source, name and fields are read in place.
+  fileprivate func writeJSONLine(time: SimTime, sequence: Int, to out: inout JSONBuffer) {
+    out.append("{\"t\":")
+    out.writeDecimal(time.nanoseconds, scale: 9)
+    out.append(",\"ns\":")
+    out.writeInteger(time.nanoseconds)
+    out.append(",\"seq\":")
+    out.writeInteger(Int64(sequence))
+    out.append(",\"source\":")
+    out.writeString(Self.source)
+    out.append(",\"event\":")
+    out.writeString(name)
+    out.append(",\"fields\":{")
+    writeFields(to: &out)
+    out.append("}}\n")
   }
 }
