@@ -50,6 +50,36 @@ private struct Expected {
     #expect(sim.queueInvariantViolation() == nil)
   }
 
+  /// A closure event keeps what it captured until it fires or is cancelled, or its simulation
+  /// is gone, and not after; a handler event in a slot a closure left holds nothing of it.
+  @Test func aClosureEventLetsGoOfWhatItCapturedWhenItIsDone() throws {
+    final class Captured {}
+    weak var fired: Captured?
+    weak var cancelled: Captured?
+    weak var pending: Captured?
+    var sim: Simulation? = Simulation(seed: 1)
+    let log = Log()
+    let handler = sim!.register(log)
+    do {
+      let (a, b, c) = (Captured(), Captured(), Captured())
+      (fired, cancelled, pending) = (a, b, c)
+      try sim!.schedule(at: .seconds(1)) { withExtendedLifetime(a) {} }
+      let handle = try sim!.schedule(at: .seconds(2)) { withExtendedLifetime(b) {} }
+      try sim!.schedule(at: .seconds(9)) { withExtendedLifetime(c) {} }
+      #expect(sim!.cancel(handle))
+    }
+    #expect(fired != nil && cancelled == nil && pending != nil)
+    // The freed slots are reused by handler events.
+    try sim!.schedule(at: .seconds(3), handler: handler, code: 0, argument: 3)
+    try sim!.schedule(at: .seconds(4), handler: handler, code: 0, argument: 4)
+    try sim!.run(until: .seconds(5))
+    #expect(fired == nil && pending != nil)
+    #expect(log.fired == [3, 4])
+    #expect(sim!.queueInvariantViolation() == nil)
+    sim = nil
+    #expect(pending == nil)
+  }
+
   /// Thousands of events on few distinct instants and priorities, so that most order is
   /// decided by ties, with cancellations and events scheduled from handlers at the current
   /// instant, against a reference that sorts by (time, priority, scheduling order).
