@@ -117,7 +117,8 @@ public struct JSONBuffer: ~Copyable {
     return m < powerOfTen(guess) ? guess : guess &+ 1
   }
 
-  /// Writes the last `count` decimal digits of `n` (leading zeros included) just before `end`.
+  /// Writes the decimal digits of `n`, which has at most `count` of them, padded with leading
+  /// zeros to `count`, just before `end`.
   ///
   /// The digits go in groups of eight, each from its own remainder, so that the divisions of
   /// one group do not wait for another's: a number of 17 digits is three short chains, not

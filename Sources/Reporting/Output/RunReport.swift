@@ -575,7 +575,7 @@ public enum ReportWriter {
   /// with `RENAME_EXCHANGE`) and then deleted, rather than renamed over: ext4 takes a rename
   /// over a file for an application replacing it, and makes the rename write the new file's
   /// blocks out at once (`auto_da_alloc`), which made replacing a 19 MB `events.jsonl` cost
-  /// 21 ms instead of 6. A reader still sees the old file or the whole new one.
+  /// some 22 ms instead of 7. A reader still sees the old file or the whole new one.
   private static func replace(_ path: String, with temporary: String) -> Int32 {
     #if os(Linux)
       let exchange = UInt32(RENAME_EXCHANGE)
