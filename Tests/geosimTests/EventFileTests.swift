@@ -22,25 +22,25 @@ import Testing
     return log
   }
 
-  @Test func theFileHoldsTheLogsLinesWhenClosed() throws {
-    let url = try scratchFolder("events").appendingPathComponent("events.jsonl")
-    let log = log(3_000)
+  /// Streams every entry of `log` to an event file at `url` and closes it.
+  private func stream(_ log: EventLog, to url: URL) throws {
     let file = try EventFile(path: url.path)
     log.entries.forEach(file.append)
     try file.close()
+  }
+
+  @Test func theFileHoldsTheLogsLinesWhenClosed() throws {
+    let url = try scratchFolder("events").appendingPathComponent("events.jsonl")
+    let log = log(3_000)
+    try stream(log, to: url)
     #expect(try Data(contentsOf: url) == Data(log.jsonLines.utf8))
   }
 
   @Test func aFileAlreadyThereIsReplacedWhole() throws {
     let url = try scratchFolder("events").appendingPathComponent("events.jsonl")
-    let older = log(3_000)
-    let first = try EventFile(path: url.path)
-    older.entries.forEach(first.append)
-    try first.close()
+    try stream(log(3_000), to: url)
     let log = log(30)
-    let file = try EventFile(path: url.path)
-    log.entries.forEach(file.append)
-    try file.close()
+    try stream(log, to: url)
     #expect(try Data(contentsOf: url) == Data(log.jsonLines.utf8))
   }
 
