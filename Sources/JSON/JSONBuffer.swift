@@ -92,6 +92,13 @@ public struct JSONBuffer: ~Copyable {
     length &+= bytes.count
   }
 
+  /// Appends the UTF-8 of `text` as it is (no quoting): text made at run time, such as the
+  /// parts of a page around a JSON document.
+  public mutating func append(utf8 text: String) {
+    var text = text
+    text.withUTF8 { append(contentsOf: $0) }
+  }
+
   /// Appends the decimal digits of `i`, with a minus sign when negative: the bytes of
   /// `String(i)`.
   @inlinable
@@ -180,8 +187,7 @@ public struct JSONBuffer: ~Copyable {
     // Integral: a conversion and back, not `rounded()` (a call into the C library).
     if abs(n) < 1e15, Double(Int64(n)) == n { return writeInteger(Int64(n)) }
     guard let (digits, places) = Self.shortestDecimal(abs(n)) else {
-      var text = n.description
-      return text.withUTF8 { append(contentsOf: $0) }
+      return append(utf8: n.description)
     }
     if n < 0 { append(UInt8(ascii: "-")) }
     writeFraction(digits, places: places)
@@ -358,7 +364,10 @@ public struct JSONBuffer: ~Copyable {
     s.withUTF8 { writeString(utf8: $0) }
   }
 
-  private mutating func writeString(utf8: UnsafeBufferPointer<UInt8>) {
+  /// Appends the UTF-8 text `utf8` as a quoted JSON string, as ``writeString(_:)`` writes the
+  /// same text: for text already made as bytes (a log line). `utf8` must be valid UTF-8 and
+  /// must not point into this buffer.
+  public mutating func writeString(utf8: UnsafeBufferPointer<UInt8>) {
     reserve(utf8.count &+ 2)
     base[length] = UInt8(ascii: "\"")
     length &+= 1

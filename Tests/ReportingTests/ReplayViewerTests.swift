@@ -13,7 +13,8 @@ private func viewer(_ path: String, eventLimit: Int = ViewerData.eventLimit) thr
   let run = try replayShipped(path, resources: resources)
   let report = try ScenarioReport(
     input: ReportInput(run), context: run.world.geos, resources: resources)
-  return try ReplayViewer(run: run, report: report, eventLimit: eventLimit).html()
+  let page = try ReplayViewer(run: run, report: report, eventLimit: eventLimit).html()
+  return String(decoding: page, as: UTF8.self)
 }
 
 /// The JSON document the page embeds.
@@ -70,8 +71,10 @@ private func string(_ v: JSONValue?) -> String? {
     let embedded = ViewerPage.embedded(.object(["description": .string(text)]))
     #expect(!embedded.contains("</") && !embedded.contains("<!"))
     #expect(try JSONValue(parsing: Data(embedded.utf8)) == .object(["description": .string(text)]))
-    let page = ViewerPage.html(
-      title: "<b>", description: text, data: .object([:]), start: 0, end: 1)
+    let bytes = ViewerPage.page(
+      title: "<b>", description: text, start: 0, end: 1,
+      writeData: JSONValue.object([:]).write(to:))
+    let page = String(decoding: bytes, as: UTF8.self)
     #expect(!page.contains("<b>") && !page.contains("<script>alert"))
   }
 
@@ -176,6 +179,38 @@ private func string(_ v: JSONValue?) -> String? {
     let capped = try embeddedData(try viewer(path, eventLimit: 10))
     #expect(array(capped["events"]).count == 10)
     #expect(number(capped["eventsEmbedded"]) == 10 && number(capped["eventCount"]) == count)
+  }
+
+  @Test func theDataIsOneCompactDocumentWithSortedKeysAndItsFirstJapaneseText() throws {
+    // The event list is written from its lines, beside the other members: the whole must
+    // still be the bytes of the document's canonical JSON, the list in its key's place.
+    let page = try viewer("arrival-alarm/second-alarm-corrected.scenario.json")
+    let open = #"<script type="application/json" id="geosim-data">"#
+    let start = try #require(page.range(of: open)).upperBound
+    let end = try #require(page.range(of: "</script>", range: start..<page.endIndex)).lowerBound
+    let text = page[start..<end].replacingOccurrences(of: #"<\/"#, with: "</")
+      .replacingOccurrences(of: #"\u003c!"#, with: "<!")
+    let data = try embeddedData(page)
+    #expect(text == JSONValue.object(data).jsonText)
+    // Here the first Japanese text in the order of the keys is a station in an event's line.
+    func isJapanese(_ s: Unicode.Scalar) -> Bool {
+      (0x3040...0x30FF).contains(s.value) || (0x4E00...0x9FFF).contains(s.value)
+    }
+    func first(_ value: JSONValue) -> String? {
+      switch value {
+      case .string(let s):
+        guard let i = s.unicodeScalars.firstIndex(where: isJapanese) else { return nil }
+        return String(String.UnicodeScalarView(s.unicodeScalars[i...].prefix(while: isJapanese)))
+      case .array(let a): return a.lazy.compactMap(first).first
+      case .object(let o): return o.keys.sorted().lazy.compactMap { first(o[$0]!) }.first
+      default: return nil
+      }
+    }
+    let members = data.filter { $0.key != "cjkSample" }
+    let sample = try #require(first(.object(members)))
+    #expect(string(data["cjkSample"]) == String(sample.unicodeScalars.prefix(8)))
+    #expect(first(.object(members.filter { $0.key < "events" })) == nil)
+    #expect(first(data["events"]!) == sample)
   }
 
   @Test func aFenceIsUnknownUntilThePhoneDecidesAndThenWhatItDecided() throws {

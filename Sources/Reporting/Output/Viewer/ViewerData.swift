@@ -23,8 +23,10 @@ struct ViewerData {
   /// The most events embedded; the page says when a log had more.
   static let eventLimit = 20_000
 
-  /// The document.
-  let json: JSONValue
+  /// The document's members but its event list, `events`.
+  let members: [String: JSONValue]
+  /// The event list.
+  let events: EventList
 
   /// The zone's offsets from UTC over the replay: one `{from, offset, abbreviation}` per span,
   /// `from` in virtual seconds, so that the page never asks the browser's own zone.
@@ -52,7 +54,114 @@ struct ViewerData {
     run: ScenarioRun, report: ScenarioReport, borders: [CountryBorderRing],
     eventLimit: Int = Self.eventLimit
   ) {
-    json = Builder(run: run, report: report, borders: borders, eventLimit: eventLimit).document()
+    (members, events) = Builder(
+      run: run, report: report, borders: borders, eventLimit: eventLimit
+    ).document()
+  }
+
+  /// Appends the document as compact JSON with its keys sorted: the bytes `JSONValue.jsonText`
+  /// would make of it, the event list written from its lines as it goes.
+  func write(to out: inout JSONBuffer) {
+    out.append(UInt8(ascii: "{"))
+    var eventsWritten = false
+    for member in members.sorted(by: { $0.key < $1.key }) {
+      if !eventsWritten, EventList.key < member.key {
+        events.writeMember(to: &out)
+        out.append(UInt8(ascii: ","))
+        eventsWritten = true
+      }
+      out.writeString(member.key)
+      out.append(UInt8(ascii: ":"))
+      member.value.write(to: &out)
+      out.append(UInt8(ascii: ","))
+    }
+    if eventsWritten {
+      out.removeLast(1)
+    } else {
+      events.writeMember(to: &out)
+    }
+    out.append(UInt8(ascii: "}"))
+  }
+}
+
+/// The entries a viewer embeds, each as `[t, source, event, line]`: its time in seconds to the
+/// millisecond, its source's place in ``sources``, its event name and its `events.jsonl` line.
+///
+/// The lines are made once, one after the other in one buffer, and written from there as JSON
+/// strings: a day's log embeds tens of thousands, and a `String` and a `JSONValue` each cost
+/// more than the line.
+struct EventList {
+  /// The document's key for the list.
+  static let key = "events"
+  /// The sources, in order of their first entry.
+  private(set) var sources: [String] = []
+  private var items: [(time: Double, source: Int, event: String, end: Int)] = []
+  /// The lines without their newlines, one after the other; an item's line ends at its `end`.
+  private var lines: [UInt8] = []
+
+  /// The list of `entries`.
+  init(_ entries: ArraySlice<LogEntry>) {
+    var index: [String: Int] = [:]
+    var text = JSONBuffer(capacity: entries.count * 200)
+    items.reserveCapacity(entries.count)
+    for e in entries {
+      let source = e.source
+      let s: Int
+      if let i = index[source] {
+        s = i
+      } else {
+        s = sources.count
+        index[source] = s
+        sources.append(source)
+      }
+      EventLog.writeJSONLine(e, to: &text)
+      text.removeLast(1)
+      items.append(((e.time.seconds * 1_000).rounded() / 1_000, s, e.event, text.count))
+    }
+    lines = text.bytes
+  }
+
+  /// Appends `"events":[…]`.
+  func writeMember(to out: inout JSONBuffer) {
+    out.writeString(Self.key)
+    out.append(UInt8(ascii: ":"))
+    out.append(UInt8(ascii: "["))
+    lines.withUnsafeBufferPointer { lines in
+      var start = 0
+      for (i, item) in items.enumerated() {
+        if i > 0 { out.append(UInt8(ascii: ",")) }
+        out.append(UInt8(ascii: "["))
+        out.writeNumber(item.time)
+        out.append(UInt8(ascii: ","))
+        out.writeInteger(Int64(item.source))
+        out.append(UInt8(ascii: ","))
+        out.writeString(item.event)
+        out.append(UInt8(ascii: ","))
+        out.writeString(utf8: UnsafeBufferPointer(rebasing: lines[start..<item.end]))
+        out.append(UInt8(ascii: "]"))
+        start = item.end
+      }
+    }
+    out.append(UInt8(ascii: "]"))
+  }
+
+  /// The first run of Japanese or Chinese script in the list, in its order (an entry's event
+  /// name, then its line), as ``Builder/cjkSample(in:)`` finds one in a value.
+  var cjkSample: String? {
+    lines.withUnsafeBufferPointer { lines in
+      var start = 0
+      for item in items {
+        defer { start = item.end }
+        if let found = Builder.cjkSample(in: item.event) { return found }
+        let line = UnsafeBufferPointer(rebasing: lines[start..<item.end])
+        // The scripts looked for all have a lead byte of at least 0xE3.
+        guard line.contains(where: { $0 >= 0xE3 }) else { continue }
+        if let found = Builder.cjkSample(in: String(decoding: line, as: UTF8.self)) {
+          return found
+        }
+      }
+      return nil
+    }
   }
 }
 
@@ -142,7 +251,14 @@ private struct Builder {
   static func r2(_ v: Double) -> JSONValue { .number((v * 100).rounded() / 100) }
   static func r3(_ v: Double) -> JSONValue { .number((v * 1_000).rounded() / 1_000) }
   static func r6(_ v: Double) -> JSONValue { .number((v * 1e6).rounded() / 1e6) }
-  static func xy(_ p: (Double, Double)) -> [String: JSONValue] { ["x": r2(p.0), "y": r2(p.1)] }
+  /// The members `x` and `y` of a point, with room for `more` members (an object grown member
+  /// by member would be copied to a larger table on the way).
+  static func xy(_ p: (Double, Double), more: Int = 0) -> [String: JSONValue] {
+    var o = [String: JSONValue](minimumCapacity: 2 + more)
+    o["x"] = r2(p.0)
+    o["y"] = r2(p.1)
+    return o
+  }
   static func t(_ time: SimTime) -> JSONValue { .number((time.seconds * 1_000).rounded() / 1_000) }
 
   /// An SVG path through `points`, leaving out points within `tolerance` of the last kept one.
@@ -174,7 +290,8 @@ private struct Builder {
 
   // MARK: The document
 
-  func document() -> JSONValue {
+  /// The document's members but `events`, and its event list.
+  func document() -> ([String: JSONValue], EventList) {
     let geofence = report.geofence
     let search = report.search
     let samples = run.world.trueSamples
@@ -221,7 +338,7 @@ private struct Builder {
     let projection = ViewerProjection(fitting: frame)
     let tolerance = 0.6
 
-    var data: [String: JSONValue] = [:]
+    var data = [String: JSONValue](minimumCapacity: 24)
     data["format"] = .string("geosim-viewer/1")
     data["scenario"] = scenarioMembers()
     let end = max(scenario.duration, entries.last?.time.seconds ?? 0)
@@ -236,7 +353,7 @@ private struct Builder {
     data["track"] = track(samples, projection)
     data["fixes"] = .array(
       fixes.map { e, l in
-        var o = Self.xy(projection.point(l.coordinate))
+        var o = Self.xy(projection.point(l.coordinate), more: 6)
         o["t"] = Self.t(e.time)
         o["i"] = .number(Double(e.sequence))
         o["r"] = Self.r2(
@@ -249,7 +366,7 @@ private struct Builder {
       })
     data["estimates"] = .array(
       estimates.map { e, c in
-        var o = Self.xy(projection.point(c))
+        var o = Self.xy(projection.point(c), more: 4)
         o["t"] = Self.t(e.time)
         o["i"] = .number(Double(e.sequence))
         o["latitude"] = Self.r6(c.latitude)
@@ -264,13 +381,17 @@ private struct Builder {
     data["places"] = places(projection)
     data["layers"] = layers(projection, tolerance: tolerance)
     data["borders"] = bordersJSON(projection, frame: frame)
-    let (sources, events) = eventList()
-    data["sources"] = .array(sources.map(JSONValue.string))
-    data["events"] = events
+    let events = EventList(entries.prefix(eventLimit))
+    data["sources"] = .array(events.sources.map(JSONValue.string))
     data["eventCount"] = .number(Double(entries.count))
     data["eventsEmbedded"] = .number(Double(min(entries.count, eventLimit)))
-    data["cjkSample"] = cjkSample(in: data).map(JSONValue.string) ?? .null
-    return .object(data)
+    // The first text in the order of the keys, the event list's in its place.
+    var sample = Self.cjkSample(inMembers: data)
+    if sample.map({ EventList.key < $0.key }) ?? true, let text = events.cjkSample {
+      sample = (EventList.key, text)
+    }
+    data["cjkSample"] = sample.map { .string($0.text) } ?? .null
+    return (data, events)
   }
 
   func scenarioMembers() -> JSONValue {
@@ -407,7 +528,7 @@ private struct Builder {
         let count = seen[fence.identifier, default: 0]
         seen[fence.identifier] = count + 1
         let id = count == 0 ? fence.identifier : "\(fence.identifier)#\(count + 1)"
-        var o = Self.xy(projection.point(fence.center))
+        var o = Self.xy(projection.point(fence.center), more: 9)
         o["id"] = .string(id)
         o["identifier"] = .string(fence.identifier)
         o["kind"] = .string(fence.kind.rawValue)
@@ -569,14 +690,14 @@ private struct Builder {
       }
       o["results"] = .array(
         results.map { r in
-          var item = Builder.xy(projection.point(r.lat, r.lon))
+          var item = Builder.xy(projection.point(r.lat, r.lon), more: 2)
           item["name"] = .string(r.name)
           item["true"] = r.isTrue.map(JSONValue.bool) ?? .null
           return .object(item)
         })
       o["missed"] = .array(
         missed.map { r in
-          var item = Builder.xy(projection.point(r.lat, r.lon))
+          var item = Builder.xy(projection.point(r.lat, r.lon), more: 1)
           item["name"] = .string(r.name)
           return .object(item)
         })
@@ -758,7 +879,7 @@ private struct Builder {
         (-50...ViewerProjection.height + 50).contains(p.1),
         seen.insert("\(name)|\(Self.num(p.0))|\(Self.num(p.1))").inserted
       else { return }
-      var o = Self.xy(p)
+      var o = Self.xy(p, more: 2)
       o["name"] = .string(name)
       o["kind"] = .string(kind)
       out.append(.object(o))
@@ -879,31 +1000,29 @@ private struct Builder {
 
   // MARK: Events
 
-  /// The sources in order of their first entry, and the entries as `[t, source, event, line]`.
-  func eventList() -> ([String], JSONValue) {
-    var sources: [String] = []
-    var index: [String: Int] = [:]
-    var events: [JSONValue] = []
-    for e in entries.prefix(eventLimit) {
-      let source = e.source
-      let s: Int
-      if let i = index[source] {
-        s = i
-      } else {
-        s = sources.count
-        index[source] = s
-        sources.append(source)
-      }
-      events.append(
-        .array([
-          Self.t(e.time), .number(Double(s)), .string(e.event), .string(EventLog.jsonLine(e)),
-        ]))
+  /// The first text in the data written in Japanese or Chinese script, if any, with the key of
+  /// the member it is in: the least key of the members that hold one.
+  static func cjkSample(inMembers members: [String: JSONValue]) -> (key: String, text: String)? {
+    var first: (key: String, text: String)?
+    for (key, value) in members where first.map({ key < $0.key }) ?? true {
+      if let text = cjkSample(in: value) { first = (key, text) }
     }
-    return (sources, .array(events))
+    return first
   }
 
-  /// The first text in the data written in Japanese or Chinese script, if any.
-  func cjkSample(in data: [String: JSONValue]) -> String? {
+  /// The first text in `value` written in Japanese or Chinese script, if any: in an array in
+  /// its order, in an object in the order of its keys.
+  static func cjkSample(in value: JSONValue) -> String? {
+    switch value {
+    case .string(let s): return cjkSample(in: s)
+    case .array(let a): return a.lazy.compactMap(cjkSample(in:)).first
+    case .object(let o): return cjkSample(inMembers: o)?.text
+    default: return nil
+    }
+  }
+
+  /// The first run of Japanese or Chinese script in `s`, at most eight scalars, if any.
+  static func cjkSample(in s: String) -> String? {
     func isCJK(_ s: Unicode.Scalar) -> Bool {
       switch s.value {
       case 0x3040...0x30FF, 0x3400...0x4DBF, 0x4E00...0x9FFF, 0xF900...0xFAFF, 0xFF66...0xFF9F:
@@ -911,30 +1030,15 @@ private struct Builder {
       default: false
       }
     }
-    func find(_ v: JSONValue) -> String? {
-      switch v {
-      case .string(let s):
-        // Every script looked for is written in UTF-8 with a lead byte of at least 0xE3: most
-        // strings (log lines, numbers as text) are passed over with a scan of their bytes.
-        let scalars = s.unicodeScalars
-        let mayHold =
-          s.utf8.withContiguousStorageIfAvailable { $0.contains { $0 >= 0xE3 } }
-          ?? s.utf8.contains { $0 >= 0xE3 }
-        guard mayHold, let i = scalars.firstIndex(where: isCJK) else { return nil }
-        // A short run of the script, not a whole log line: at most eight scalars.
-        return String(String.UnicodeScalarView(scalars[i...].prefix(8).prefix(while: isCJK)))
-      case .array(let a): return a.lazy.compactMap(find).first
-      case .object(let o):
-        // The first in the order of the keys: the least key of the members that have one.
-        var first: (key: String, text: String)?
-        for (key, value) in o where first.map({ key < $0.key }) ?? true {
-          if let text = find(value) { first = (key, text) }
-        }
-        return first?.text
-      default: return nil
-      }
-    }
-    return find(.object(data))
+    // Every script looked for is written in UTF-8 with a lead byte of at least 0xE3: most
+    // strings (numbers as text, paths) are passed over with a scan of their bytes.
+    let scalars = s.unicodeScalars
+    let mayHold =
+      s.utf8.withContiguousStorageIfAvailable { $0.contains { $0 >= 0xE3 } }
+      ?? s.utf8.contains { $0 >= 0xE3 }
+    guard mayHold, let i = scalars.firstIndex(where: isCJK) else { return nil }
+    // A short run of the script, not a whole log line: at most eight scalars.
+    return String(String.UnicodeScalarView(scalars[i...].prefix(8).prefix(while: isCJK)))
   }
 }
 
@@ -958,9 +1062,9 @@ struct ReplayViewer {
   }
 
   /// The page: one self-contained HTML file.
-  func html() -> String {
-    ViewerPage.html(
-      title: name, description: description, data: data.json, start: 0,
-      end: (end * 1_000).rounded() / 1_000)
+  func html() -> Data {
+    ViewerPage.page(
+      title: name, description: description, start: 0, end: (end * 1_000).rounded() / 1_000,
+      writeData: data.write(to:))
   }
 }

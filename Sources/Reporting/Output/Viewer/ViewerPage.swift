@@ -1,3 +1,4 @@
+import Foundation
 import JSON
 
 /// The replay viewer: one self-contained HTML page (inline style, inline hand-written script,
@@ -7,12 +8,14 @@ import JSON
 /// The page's elements that tests and readers rely on are listed in `docs/REPORTS.md`, "The
 /// replay viewer".
 enum ViewerPage {
-  /// The page for `data` (``ViewerData/json``), titled `title`.
-  static func html(title: String, description: String, data: JSONValue, start: Double, end: Double)
-    -> String
-  {
+  /// The page, titled `title`, whose data (``ViewerData``) `writeData` writes as JSON: the
+  /// page's bytes, made in one buffer.
+  static func page(
+    title: String, description: String, start: Double, end: Double,
+    writeData: (inout JSONBuffer) -> Void
+  ) -> Data {
     let name = Markup.escape(title)
-    var page = """
+    let head = """
       <!DOCTYPE html>
       <html lang="en">
       <head>
@@ -67,19 +70,33 @@ enum ViewerPage {
       <div id="cursor"></div></div>
 
       """
-    page += "<script type=\"application/json\" id=\"geosim-data\">"
-    page += embedded(data)
-    page += "</script>\n<script>\n" + script + "\n</script>\n</body>\n</html>\n"
-    return page
+    var page = JSONBuffer(capacity: 1 << 18)
+    page.append(utf8: head)
+    page.append(#"<script type="application/json" id="geosim-data">"#)
+    embed(into: &page, writeData)
+    page.append("</script>\n<script>\n")
+    page.append(utf8: script)
+    page.append("\n</script>\n</body>\n</html>\n")
+    return page.data()
   }
 
-  /// The JSON text safe inside a `<script>` element: `</` written as `<\/` and `<!` as
-  /// `\u003c!`, both still the same JSON.
-  ///
-  /// - Complexity: one pass over the text's UTF-8 (a viewer's data runs to megabytes).
+  /// `data`'s JSON text as ``embed(into:_:)`` writes it.
   static func embedded(_ data: JSONValue) -> String {
-    var text = data.jsonText
-    let rewritten = text.withUTF8 { utf8 -> [UInt8]? in
+    var out = JSONBuffer()
+    embed(into: &out) { data.write(to: &$0) }
+    return out.withUnsafeBytes { String(decoding: $0, as: UTF8.self) }
+  }
+
+  /// Appends the JSON text that `write` writes, made safe inside a `<script>` element: `</`
+  /// written as `<\/` and `<!` as `\u003c!`, both still the same JSON.
+  ///
+  /// - Complexity: one pass over the text (a viewer's data runs to megabytes); the text is
+  ///   copied again only when it holds an opening to rewrite.
+  static func embed(into out: inout JSONBuffer, _ write: (inout JSONBuffer) -> Void) {
+    let start = out.count
+    write(&out)
+    let rewritten = out.withUnsafeBytes { all -> [UInt8]? in
+      let utf8 = UnsafeBufferPointer(rebasing: all[start...])
       let open = UInt8(ascii: "<")
       guard var opening = utf8.firstIndex(of: open) else { return nil }
       var bytes: [UInt8] = []
@@ -103,7 +120,9 @@ enum ViewerPage {
       bytes += utf8[copied...]
       return bytes
     }
-    return rewritten.map { String(decoding: $0, as: UTF8.self) } ?? text
+    guard let rewritten else { return }
+    out.removeLast(out.count - start)
+    rewritten.withUnsafeBufferPointer { out.append(contentsOf: $0) }
   }
 
   static let style = #"""
