@@ -247,10 +247,11 @@ public struct JSONBuffer: ~Copyable {
   /// Scaled by 2^(*q*+2) those bounds are integers; scaled by 10^*k* as well, the decimals of
   /// *k* places between them are the integers between the scaled bounds. 17 significant digits
   /// always fit, so the bounds are scaled once, to that many places (three 128-bit products),
-  /// and then cut a digit at a time while a decimal still fits: the least integer above a
-  /// bound at *k* − 1 places is that above its tenth at *k* places, and the greatest below
-  /// likewise, so each cut is one division by ten. Of the decimals of the fewest places the
-  /// nearest to `x` is chosen, as `description` does.
+  /// and then cut while a decimal still fits: the least integer above a bound at *k* − *n*
+  /// places is that above its 10^*n*-th at *k* places, and the greatest below likewise, so a
+  /// cut of *n* digits is one division by 10^*n* (one digit at a time first, then, for a short
+  /// decimal, eight, four, two and one). Of the decimals of the fewest places the nearest to
+  /// `x` is chosen, as `description` does.
   static func shortestDecimal(_ x: Double) -> (digits: UInt64, places: Int)? {
     guard x >= 1e-3, x < 1e15 else { return nil }
     let bounds = Bounds(x)
@@ -310,13 +311,32 @@ public struct JSONBuffer: ~Copyable {
       var cut = 0
       var firstCut: UInt64 = 0
       var restIsZero = fraction == 0
-      while cut < places {
-        let (fewerLeast, fewerGreatest) = ((least + 9) / 10, greatest / 10)
-        guard fewerLeast <= fewerGreatest else { break }
+      // Cuts `count` digits at once (10^count is `unit`, 10^(count − 1) `top`) if a decimal of
+      // that many places fewer fits: the least integer above a bound's 10^count-th is that
+      // above its tenth cut `count` times, the greatest below likewise. The digits cut go into
+      // the rounding as one cut at a time would have left them.
+      @inline(__always)
+      func cutDigits(_ count: Int, unit: UInt64, top: UInt64) -> Bool {
+        guard cut &+ count <= places else { return false }
+        let (fewerLeast, fewerGreatest) = ((least + (unit - 1)) / unit, greatest / unit)
+        guard fewerLeast <= fewerGreatest else { return false }
         (least, greatest) = (fewerLeast, fewerGreatest)
-        restIsZero = restIsZero && firstCut == 0
-        (kept, firstCut) = kept.quotientAndRemainder(dividingBy: 10)
-        cut += 1
+        let (higher, digits) = kept.quotientAndRemainder(dividingBy: unit)
+        restIsZero = restIsZero && firstCut == 0 && digits % top == 0
+        firstCut = digits / top
+        kept = higher
+        cut &+= count
+        return true
+      }
+      // A double of full precision keeps all or all but one or two of its 17 digits: a digit at
+      // a time finds that in as few steps as can be. A decimal of few digits (a coordinate to
+      // the metre, a rounded accuracy) loses many: after two, eight, four, two and one at a
+      // time find how many in at most eight steps, not fifteen.
+      if cutDigits(1, unit: 10, top: 1), cutDigits(1, unit: 10, top: 1) {
+        while cutDigits(8, unit: 100_000_000, top: 10_000_000) {}
+        _ = cutDigits(4, unit: 10_000, top: 1_000)
+        _ = cutDigits(2, unit: 100, top: 10)
+        _ = cutDigits(1, unit: 10, top: 1)
       }
       guard cut < places else { return nil }
       // Rounded half to even.
