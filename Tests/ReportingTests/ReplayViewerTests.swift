@@ -213,6 +213,35 @@ private func string(_ v: JSONValue?) -> String? {
     #expect(first(data["events"]!) == sample)
   }
 
+  @Test func aReplayWithoutATrueTrackHasAnEmptyTrackWithoutEnds() throws {
+    var scenario = try Scenario(
+      contentsOf: repository.appendingPathComponent(
+        "Scenarios/weather-widget/first-launch-corrected.scenario.json"
+      ).path)
+    scenario.trace = nil
+    let run = try ScenarioRun(scenario, catalog: .referenceApps, resources: resources)
+    try #require(run.world.trueSamples.isEmpty)
+    let report = try ScenarioReport(
+      input: ReportInput(run), context: run.world.geos, resources: resources)
+    let page = String(decoding: try ReplayViewer(run: run, report: report).html(), as: UTF8.self)
+    let data = try embeddedData(page)
+    let track = object(data["track"])
+    #expect(
+      Set(track.keys) == [
+        "arrows", "breaks", "end", "latitude", "longitude", "start", "t", "x", "y",
+      ])
+    for key in ["arrows", "breaks", "latitude", "longitude", "t", "x", "y"] {
+      #expect(track[key] == .array([]), "\(key)")
+    }
+    #expect(track["start"] == .null && track["end"] == .null)
+    #expect(array(data["fixes"]).isEmpty)
+    let open = #"<script type="application/json" id="geosim-data">"#
+    let start = try #require(page.range(of: open)).upperBound
+    let end = try #require(page.range(of: "</script>", range: start..<page.endIndex)).lowerBound
+    #expect(!page[start..<end].contains("<"))
+    #expect(String(page[start..<end]) == JSONValue.object(data).jsonText)
+  }
+
   @Test func aFenceIsUnknownUntilThePhoneDecidesAndThenWhatItDecided() throws {
     let data = try embeddedData(
       try viewer("arrival-alarm/train-to-shinagawa-corrected.scenario.json"))

@@ -23,10 +23,19 @@ struct ViewerData {
   /// The most events embedded; the page says when a log had more.
   static let eventLimit = 20_000
 
-  /// The document's members but its event list, `events`.
-  let members: [String: JSONValue]
-  /// The event list.
-  let events: EventList
+  /// One member of the document, as the page writes it.
+  enum Member {
+    /// A value, written as `JSONValue` writes it.
+    case value(JSONValue)
+    /// JSON text written as the data was made: the long lists of numbers (the track, the fixes,
+    /// the estimates), which a `JSONValue` per number would cost more to make than to write.
+    case text([UInt8])
+    /// The event list, written from its lines.
+    case events(EventList)
+  }
+
+  /// The document's members, by key.
+  let members: [String: Member]
 
   /// The zone's offsets from UTC over the replay: one `{from, offset, abbreviation}` per span,
   /// `from` in virtual seconds, so that the page never asks the browser's own zone.
@@ -54,34 +63,80 @@ struct ViewerData {
     run: ScenarioRun, report: ScenarioReport, borders: [CountryBorderRing],
     eventLimit: Int = Self.eventLimit
   ) {
-    (members, events) = Builder(
-      run: run, report: report, borders: borders, eventLimit: eventLimit
-    ).document()
+    members = Builder(run: run, report: report, borders: borders, eventLimit: eventLimit)
+      .document()
   }
 
   /// Appends the document as compact JSON with its keys sorted: the bytes `JSONValue.jsonText`
-  /// would make of it, the event list written from its lines as it goes.
+  /// would make of it were every member a `JSONValue`.
   func write(to out: inout JSONBuffer) {
     out.append(UInt8(ascii: "{"))
-    var eventsWritten = false
-    for member in members.sorted(by: { $0.key < $1.key }) {
-      if !eventsWritten, EventList.key < member.key {
-        events.writeMember(to: &out)
-        out.append(UInt8(ascii: ","))
-        eventsWritten = true
-      }
+    for (i, member) in members.sorted(by: { $0.key < $1.key }).enumerated() {
+      if i > 0 { out.append(UInt8(ascii: ",")) }
       out.writeString(member.key)
       out.append(UInt8(ascii: ":"))
-      member.value.write(to: &out)
-      out.append(UInt8(ascii: ","))
-    }
-    if eventsWritten {
-      out.removeLast(1)
-    } else {
-      events.writeMember(to: &out)
+      switch member.value {
+      case .value(let value): value.write(to: &out)
+      case .text(let text): text.withUnsafeBufferPointer { out.append(contentsOf: $0) }
+      case .events(let events): events.write(to: &out)
+      }
     }
     out.append(UInt8(ascii: "}"))
   }
+}
+
+/// JSON text of numbers, objects and arrays of them, made straight into bytes: what a
+/// `JSONValue` of them would write, without making one.
+struct NumbersText: ~Copyable {
+  private var out = JSONBuffer(capacity: 1 << 12)
+
+  /// The text written.
+  consuming func bytes() -> [UInt8] { out.bytes }
+
+  /// Writes `n` (finite), as `JSONValue.number(n)` writes.
+  mutating func number(_ n: Double) { out.writeNumber(n) }
+
+  /// Writes `null`.
+  mutating func null() { out.append("null") }
+
+  /// Writes `[`, what `body` writes with a comma before each element after the first, and `]`.
+  mutating func array<S: Sequence>(_ elements: S, _ body: (inout Self, S.Element) -> Void) {
+    out.append(UInt8(ascii: "["))
+    var first = true
+    for element in elements {
+      if !first { out.append(UInt8(ascii: ",")) }
+      first = false
+      body(&self, element)
+    }
+    out.append(UInt8(ascii: "]"))
+  }
+
+  /// Writes an array of numbers.
+  mutating func numbers(_ values: [Double]) {
+    array(values) { $0.number($1) }
+  }
+
+  /// Writes an object of numbers; its keys must be given in sorted order, as `JSONValue`
+  /// writes an object's members.
+  mutating func object(_ members: KeyValuePairs<StaticString, Double>) {
+    raw("{")
+    for (i, member) in members.enumerated() {
+      key(member.key, first: i == 0)
+      number(member.value)
+    }
+    raw("}")
+  }
+
+  /// Writes `"key":` for the next member of an object being written by hand.
+  mutating func key(_ key: StaticString, first: Bool = false) {
+    if !first { out.append(UInt8(ascii: ",")) }
+    out.append(UInt8(ascii: "\""))
+    out.append(key)
+    out.append("\":")
+  }
+
+  /// Writes a brace or bracket (or any text of fixed bytes).
+  mutating func raw(_ text: StaticString) { out.append(text) }
 }
 
 /// The entries a viewer embeds, each as `[t, source, event, line]`: its time in seconds to the
@@ -121,10 +176,8 @@ struct EventList {
     lines = text.bytes
   }
 
-  /// Appends `"events":[…]`.
-  func writeMember(to out: inout JSONBuffer) {
-    out.writeString(Self.key)
-    out.append(UInt8(ascii: ":"))
+  /// Appends the list, `[[t, source, event, line], …]`.
+  func write(to out: inout JSONBuffer) {
     out.append(UInt8(ascii: "["))
     lines.withUnsafeBufferPointer { lines in
       var start = 0
@@ -248,9 +301,15 @@ private struct Builder {
 
   // MARK: Numbers
 
-  static func r2(_ v: Double) -> JSONValue { .number((v * 100).rounded() / 100) }
-  static func r3(_ v: Double) -> JSONValue { .number((v * 1_000).rounded() / 1_000) }
-  static func r6(_ v: Double) -> JSONValue { .number((v * 1e6).rounded() / 1e6) }
+  /// `v` to two, three and six places, and a time in seconds to the millisecond.
+  static func round2(_ v: Double) -> Double { (v * 100).rounded() / 100 }
+  static func round3(_ v: Double) -> Double { (v * 1_000).rounded() / 1_000 }
+  static func round6(_ v: Double) -> Double { (v * 1e6).rounded() / 1e6 }
+  static func seconds(_ time: SimTime) -> Double { (time.seconds * 1_000).rounded() / 1_000 }
+
+  static func r2(_ v: Double) -> JSONValue { .number(round2(v)) }
+  static func r3(_ v: Double) -> JSONValue { .number(round3(v)) }
+  static func r6(_ v: Double) -> JSONValue { .number(round6(v)) }
   /// The members `x` and `y` of a point, with room for `more` members (an object grown member
   /// by member would be copied to a larger table on the way).
   static func xy(_ p: (Double, Double), more: Int = 0) -> [String: JSONValue] {
@@ -259,7 +318,7 @@ private struct Builder {
     o["y"] = r2(p.1)
     return o
   }
-  static func t(_ time: SimTime) -> JSONValue { .number((time.seconds * 1_000).rounded() / 1_000) }
+  static func t(_ time: SimTime) -> JSONValue { .number(seconds(time)) }
 
   /// An SVG path through `points`, leaving out points within `tolerance` of the last kept one.
   static func path(
@@ -290,8 +349,8 @@ private struct Builder {
 
   // MARK: The document
 
-  /// The document's members but `events`, and its event list.
-  func document() -> ([String: JSONValue], EventList) {
+  /// The document's members.
+  func document() -> [String: ViewerData.Member] {
     let geofence = report.geofence
     let search = report.search
     let samples = run.world.trueSamples
@@ -350,29 +409,33 @@ private struct Builder {
       "metresPerUnit": .number(
         (projection.metresPerUnitAtCentre * 10_000).rounded() / 10_000),
     ])
-    data["track"] = track(samples, projection)
-    data["fixes"] = .array(
-      fixes.map { e, l in
-        var o = Self.xy(projection.point(l.coordinate), more: 6)
-        o["t"] = Self.t(e.time)
-        o["i"] = .number(Double(e.sequence))
-        o["r"] = Self.r2(
-          max(0, l.horizontalAccuracy) * projection.unitsPerMetre(atLatitude: l.coordinate.latitude)
-        )
-        o["accuracy"] = Self.r2(l.horizontalAccuracy)
-        o["latitude"] = Self.r6(l.coordinate.latitude)
-        o["longitude"] = Self.r6(l.coordinate.longitude)
-        return .object(o)
-      })
-    data["estimates"] = .array(
-      estimates.map { e, c in
-        var o = Self.xy(projection.point(c), more: 4)
-        o["t"] = Self.t(e.time)
-        o["i"] = .number(Double(e.sequence))
-        o["latitude"] = Self.r6(c.latitude)
-        o["longitude"] = Self.r6(c.longitude)
-        return .object(o)
-      })
+    var text: [String: [UInt8]] = [:]
+    text["track"] = track(samples, projection)
+    var fixesText = NumbersText()
+    fixesText.array(fixes) { out, fix in
+      let (e, l) = fix
+      let (x, y) = projection.point(l.coordinate)
+      let r =
+        max(0, l.horizontalAccuracy) * projection.unitsPerMetre(atLatitude: l.coordinate.latitude)
+      out.object([
+        "accuracy": Self.round2(l.horizontalAccuracy), "i": Double(e.sequence),
+        "latitude": Self.round6(l.coordinate.latitude),
+        "longitude": Self.round6(l.coordinate.longitude), "r": Self.round2(r),
+        "t": Self.seconds(e.time), "x": Self.round2(x), "y": Self.round2(y),
+      ])
+    }
+    text["fixes"] = fixesText.bytes()
+    var estimatesText = NumbersText()
+    estimatesText.array(estimates) { out, estimate in
+      let (e, c) = estimate
+      let (x, y) = projection.point(c)
+      out.object([
+        "i": Double(e.sequence), "latitude": Self.round6(c.latitude),
+        "longitude": Self.round6(c.longitude), "t": Self.seconds(e.time), "x": Self.round2(x),
+        "y": Self.round2(y),
+      ])
+    }
+    text["estimates"] = estimatesText.bytes()
     data["fences"] = fences(geofence, samples: samples, projection: projection)
     data["requests"] = .array(requests.map { $0.json(projection) })
     data["areas"] = areas(projection)
@@ -385,13 +448,17 @@ private struct Builder {
     data["sources"] = .array(events.sources.map(JSONValue.string))
     data["eventCount"] = .number(Double(entries.count))
     data["eventsEmbedded"] = .number(Double(min(entries.count, eventLimit)))
-    // The first text in the order of the keys, the event list's in its place.
+    // The first text in the order of the keys, the event list's in its place (the members
+    // written as text hold only numbers).
     var sample = Self.cjkSample(inMembers: data)
     if sample.map({ EventList.key < $0.key }) ?? true, let text = events.cjkSample {
       sample = (EventList.key, text)
     }
     data["cjkSample"] = sample.map { .string($0.text) } ?? .null
-    return (data, events)
+    var members = data.mapValues(ViewerData.Member.value)
+    for (key, bytes) in text { members[key] = .text(bytes) }
+    members[EventList.key] = .events(events)
+    return members
   }
 
   func scenarioMembers() -> JSONValue {
@@ -436,67 +503,84 @@ private struct Builder {
   // MARK: Track
 
   /// The true track, decimated to at most ``ViewerData/trackLimit`` points with every
-  /// segment's ends kept. A segment breaks where the samples are more than 30 s, and ten
-  /// times the usual step, apart.
-  func track(_ samples: [TrajectorySample], _ projection: ViewerProjection) -> JSONValue {
-    guard !samples.isEmpty else {
-      return .object([
-        "t": .array([]), "x": .array([]), "y": .array([]), "latitude": .array([]),
-        "longitude": .array([]), "breaks": .array([]), "arrows": .array([]), "start": .null,
-        "end": .null,
-      ])
-    }
-    let steps = zip(samples.dropFirst(), samples).map { ($0.time - $1.time).seconds }.sorted()
-    let usual = steps.isEmpty ? 1 : steps[steps.count / 2]
-    let gap = max(30, usual * 10)
-    var segments: [Range<Int>] = []
-    var start = 0
-    for i in 1..<max(samples.count, 1) where (samples[i].time - samples[i - 1].time).seconds > gap {
-      segments.append(start..<i)
-      start = i
-    }
-    segments.append(start..<samples.count)
-    let budget = max(ViewerData.trackLimit - 2 * segments.count, segments.count)
-    let step = max(1, Int((Double(samples.count) / Double(budget)).rounded(.up)))
-    var t: [JSONValue] = []
-    var x: [JSONValue] = []
-    var y: [JSONValue] = []
-    var lat: [JSONValue] = []
-    var lon: [JSONValue] = []
-    var breaks: [JSONValue] = []
-    var arrows: [JSONValue] = []
-    for segment in segments {
-      if !t.isEmpty { breaks.append(.number(Double(t.count))) }
-      var picked = Array(stride(from: segment.lowerBound, to: segment.upperBound, by: step))
-      if picked.last != segment.upperBound - 1 { picked.append(segment.upperBound - 1) }
-      let points = picked.map { projection.point(samples[$0].coordinate) }
-      for (i, p) in zip(picked, points) {
-        t.append(Self.t(samples[i].time))
-        x.append(Self.r2(p.0))
-        y.append(Self.r2(p.1))
-        lat.append(Self.r6(samples[i].coordinate.latitude))
-        lon.append(Self.r6(samples[i].coordinate.longitude))
+  /// segment's ends kept, as JSON text: `{arrows, breaks, end, latitude, longitude, start, t,
+  /// x, y}`. A segment breaks where the samples are more than 30 s, and ten times the usual
+  /// step, apart.
+  func track(_ samples: [TrajectorySample], _ projection: ViewerProjection) -> [UInt8] {
+    var t: [Double] = []
+    var x: [Double] = []
+    var y: [Double] = []
+    var lat: [Double] = []
+    var lon: [Double] = []
+    var breaks: [Double] = []
+    var arrows: [(angle: Double, x: Double, y: Double)] = []
+    if !samples.isEmpty {
+      let steps = zip(samples.dropFirst(), samples).map { ($0.time - $1.time).seconds }.sorted()
+      let usual = steps.isEmpty ? 1 : steps[steps.count / 2]
+      let gap = max(30, usual * 10)
+      var segments: [Range<Int>] = []
+      var start = 0
+      for i in 1..<max(samples.count, 1)
+      where (samples[i].time - samples[i - 1].time).seconds > gap {
+        segments.append(start..<i)
+        start = i
       }
-      arrows += Self.arrows(points)
+      segments.append(start..<samples.count)
+      let budget = max(ViewerData.trackLimit - 2 * segments.count, segments.count)
+      let step = max(1, Int((Double(samples.count) / Double(budget)).rounded(.up)))
+      for segment in segments {
+        if !t.isEmpty { breaks.append(Double(t.count)) }
+        var picked = Array(stride(from: segment.lowerBound, to: segment.upperBound, by: step))
+        if picked.last != segment.upperBound - 1 { picked.append(segment.upperBound - 1) }
+        let points = picked.map { projection.point(samples[$0].coordinate) }
+        for (i, p) in zip(picked, points) {
+          t.append(Self.seconds(samples[i].time))
+          x.append(Self.round2(p.0))
+          y.append(Self.round2(p.1))
+          lat.append(Self.round6(samples[i].coordinate.latitude))
+          lon.append(Self.round6(samples[i].coordinate.longitude))
+        }
+        arrows += Self.arrows(points)
+      }
     }
-    let first = projection.point(samples[0].coordinate)
-    let last = projection.point(samples[samples.count - 1].coordinate)
-    return .object([
-      "t": .array(t), "x": .array(x), "y": .array(y), "latitude": .array(lat),
-      "longitude": .array(lon), "breaks": .array(breaks), "arrows": .array(arrows),
-      "start": .object(Self.xy(first).merging(["t": Self.t(samples[0].time)]) { $1 }),
-      "end": .object(Self.xy(last).merging(["t": Self.t(samples[samples.count - 1].time)]) { $1 }),
-    ])
+    var out = NumbersText()
+    out.raw("{")
+    out.key("arrows", first: true)
+    out.array(arrows) { $0.object(["angle": $1.angle, "x": $1.x, "y": $1.y]) }
+    out.key("breaks")
+    out.numbers(breaks)
+    // Where the track starts and ends: `{t, x, y}`, or null without samples.
+    func point(_ key: StaticString, _ sample: TrajectorySample?, to out: inout NumbersText) {
+      out.key(key)
+      guard let sample else { return out.null() }
+      let (x, y) = projection.point(sample.coordinate)
+      out.object(["t": Self.seconds(sample.time), "x": Self.round2(x), "y": Self.round2(y)])
+    }
+    point("end", samples.last, to: &out)
+    out.key("latitude")
+    out.numbers(lat)
+    out.key("longitude")
+    out.numbers(lon)
+    point("start", samples.first, to: &out)
+    out.key("t")
+    out.numbers(t)
+    out.key("x")
+    out.numbers(x)
+    out.key("y")
+    out.numbers(y)
+    out.raw("}")
+    return out.bytes()
   }
 
-  /// Direction arrows at every eighth of a line's drawn length (none on a line under 20 units).
-  static func arrows(_ points: [(Double, Double)]) -> [JSONValue] {
+  /// Direction arrows at every eighth of a line's drawn length (none on a line under 20 units):
+  /// the angle in whole degrees and the place to two places.
+  static func arrows(_ points: [(Double, Double)]) -> [(angle: Double, x: Double, y: Double)] {
     var lengths = [0.0]
     for (a, b) in zip(points, points.dropFirst()) {
       lengths.append(lengths.last! + hypot(b.0 - a.0, b.1 - a.1))
     }
     guard let total = lengths.last, total >= 20 else { return [] }
-    var out: [JSONValue] = []
+    var out: [(angle: Double, x: Double, y: Double)] = []
     var i = 1
     for k in 1...7 {
       let target = total * Double(k) / 8
@@ -508,10 +592,7 @@ private struct Builder {
       let angle = atan2(b.1 - a.1, b.0 - a.0) * 180 / .pi
       guard b.0 != a.0 || b.1 != a.1 else { continue }
       out.append(
-        .object([
-          "x": r2(a.0 + (b.0 - a.0) * f), "y": r2(a.1 + (b.1 - a.1) * f),
-          "angle": .number(angle.rounded()),
-        ]))
+        (angle.rounded(), round2(a.0 + (b.0 - a.0) * f), round2(a.1 + (b.1 - a.1) * f)))
     }
     return out
   }
