@@ -297,6 +297,24 @@ private func string(_ v: JSONValue?) -> String? {
     #expect(entry.viewer == "index.html")
     #expect(RunReport(entries: [entry]).html().contains("\(run.scenario.name)/index.html"))
   }
+
+  @Test func aFolderWrittenAgainHoldsOnlyTheFiguresOfTheNewReplay() throws {
+    let path = "station-finder/box-north-east-first-as-published.scenario.json"
+    let complete = try replayShipped(path, resources: resources)
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "figures-\(UUID().uuidString)")
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let first = try ReportFiles.writeScenario(complete, resources: resources, to: folder)
+    #expect(Set(first.figures.map(\.file)) == ["map.svg", "latency.svg"])
+    // The same scenario stopped by its event budget: no analyses, so no figures.
+    let stopped = try ScenarioRun(
+      complete.scenario, catalog: .referenceApps, resources: resources, eventLimit: 5)
+    try #require(stopped.result.timeout != nil)
+    let second = try ReportFiles.writeScenario(stopped, resources: resources, to: folder)
+    #expect(second.figures.isEmpty)
+    let files = try FileManager.default.contentsOfDirectory(atPath: folder.path)
+    #expect(Set(files) == ["report.json", "report.md", "index.html", "result.json"])
+  }
 }
 
 /// A scenario's map layers are read with the scenario, and a damaged one is named exactly.

@@ -29,6 +29,38 @@ import Testing
         == ["report.md"])
   }
 
+  private func inode(_ url: URL) throws -> Int {
+    try #require(FileManager.default.attributesOfItem(atPath: url.path)[.systemFileNumber] as? Int)
+  }
+
+  @Test func aFileThatHoldsTheseBytesAlreadyIsLeftAsItIs() throws {
+    let folder = try folder()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let file = folder.appendingPathComponent("report.md")
+    try ReportWriter.write("same\n", to: file)
+    let first = try inode(file)
+    try ReportWriter.write("same\n", to: file)
+    #expect(try inode(file) == first, "not made again")
+    // The same length with other bytes, and other lengths, are written.
+    for text in ["sane\n", "same\n\n", "sam\n"] {
+      try ReportWriter.write(text, to: file)
+      #expect(try String(contentsOf: file, encoding: .utf8) == text)
+    }
+    // A link to a file holding the bytes is replaced by a file, as any other link is.
+    let target = folder.appendingPathComponent("target.md")
+    try ReportWriter.write("linked\n", to: target)
+    let link = folder.appendingPathComponent("link.md")
+    try FileManager.default.createSymbolicLink(at: link, withDestinationURL: target)
+    try ReportWriter.write("linked\n", to: link)
+    #expect(
+      try FileManager.default.attributesOfItem(atPath: link.path)[.type] as? FileAttributeType
+        == .typeRegular)
+    #expect(
+      try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted() == [
+        "link.md", "report.md", "target.md",
+      ])
+  }
+
   @Test func aFileThatCannotBeReplacedNamesItselfAndLeavesNoTemporaryFile() throws {
     let folder = try folder()
     defer { try? FileManager.default.removeItem(at: folder) }

@@ -162,6 +162,38 @@ private func weather(name: String, variant: String, expect: String = "pass") -> 
     #expect(try bytes("one", "events.jsonl") != bytes("three", "events.jsonl"))
   }
 
+  @Test func aReplayAgainWithFewerRunsKeepsOnlyItsOwnRuns() throws {
+    let dir = try folder(["a.scenario.json": weather(name: "w", variant: "corrected")])
+    #expect(try geosim(["replay", ".", "--out", "again", "--runs", "3"], in: dir).code == 0)
+    #expect(try geosim(["replay", ".", "--out", "again", "--runs", "2"], in: dir).code == 0)
+    #expect(try geosim(["replay", ".", "--out", "fresh", "--runs", "2"], in: dir).code == 0)
+    let runs = { (out: String) in
+      try FileManager.default.contentsOfDirectory(
+        atPath: dir.appendingPathComponent("\(out)/w/runs").path
+      ).sorted()
+    }
+    #expect(try runs("again") == ["0", "1"])
+    // The runs replayed again hold what a first replay writes, file for file.
+    for run in ["0", "1"] {
+      let files = { (out: String) in
+        try FileManager.default.contentsOfDirectory(
+          atPath: dir.appendingPathComponent("\(out)/w/runs/\(run)").path
+        ).sorted()
+      }
+      #expect(try files("again") == files("fresh"))
+      for file in try files("fresh") {
+        #expect(
+          try Data(contentsOf: dir.appendingPathComponent("again/w/runs/\(run)/\(file)"))
+            == Data(contentsOf: dir.appendingPathComponent("fresh/w/runs/\(run)/\(file)")),
+          "runs/\(run)/\(file)")
+      }
+    }
+    // And a replay of one run leaves none.
+    #expect(try geosim(["replay", ".", "--out", "again", "--runs", "1"], in: dir).code == 0)
+    #expect(
+      !FileManager.default.fileExists(atPath: dir.appendingPathComponent("again/w/runs").path))
+  }
+
   @Test func badInputExitsTwoNamingTheFileAndPlaceAndReplaysNothing() throws {
     let good = weather(name: "good", variant: "corrected")
     let bad = weather(name: "bad", variant: "corrected")
@@ -305,11 +337,24 @@ private func weather(name: String, variant: String, expect: String = "pass") -> 
         file: dir.appendingPathComponent("\(name).scenario.json").path,
         name: ["a": "first", "b": "trapping", "c": "third"][name]!, run: nil)
     }
+    // An earlier replay's files: the crashed scenario's must not look like this one's.
+    let out = dir.appendingPathComponent("out")
+    for file in ["trapping/index.html", "trapping/map.svg", "trapping/result.json"] {
+      try ReportWriter.write("old\n", to: out.appendingPathComponent(file))
+    }
     let progress = Progress(
       total: 3, terminal: Terminal(readLine: { nil }, write: { _ in }, writeError: { _ in }))
     let results = try pool.run(scenarios, jobs: 1, progress: progress)
     try #require(results.count == 3)
     #expect(results.map(\.verdict) == [.pass, .crash, .pass])
+    for file in ["index.html", "map.svg"] {
+      #expect(
+        !FileManager.default.fileExists(
+          atPath: out.appendingPathComponent("trapping/\(file)").path),
+        "\(file)")
+    }
+    let written = try JSONFile(out.appendingPathComponent("trapping/result.json").path)
+    #expect(ReplayResult(json: written.root)?.verdict == .crash)
     let crash = try #require(results[1].crash)
     #expect(
       crash.reason

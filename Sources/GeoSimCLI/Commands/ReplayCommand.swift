@@ -198,8 +198,9 @@ struct ReplayCommand: ToolCommand {
     var units: [WorkerPool.Unit] = []
     for (scenario, count) in zip(checked.valid, counts) {
       let folder = outURL.appendingPathComponent(scenario.name)
-      // A previous replay's runs must not sit beside this one's.
-      ReportFiles.clearRuns(in: folder)
+      // A previous replay's runs past this one's must not sit beside them (those this one
+      // replays again are replaced as they are written).
+      ReportFiles.clearRuns(in: folder, from: count == 1 ? 0 : count)
       if count == 1 {
         units.append(.init(file: scenario.file, name: scenario.name, run: nil))
       } else {

@@ -43,8 +43,8 @@ struct WorkerPool: Sendable {
           "run": units[unit].run.map { .number(Double($0)) } ?? .null,
         ])
       },
-      // A new replay's files must not sit beside an old one's.
-      clear: { ReportFiles.clearScenario(in: folder(units[$0])) },
+      // What the parent judges a unit by must be this replay's.
+      clear: { ReportFiles.clearResult(in: folder(units[$0])) },
       read: { readResult(units[$0]) },
       crashed: { crashResult(units[$0], ending: $1) },
       finished: { unit, _ in progress.finished(label(units[unit])) })
@@ -81,6 +81,10 @@ struct WorkerPool: Sendable {
         contentsOf: folder(unit).appendingPathComponent("events.jsonl"), encoding: .utf8))
       ?? ""
     let lines = events.split(separator: "\n")
+    // What the worker did not get to write must not be an earlier replay's.
+    for file in ReportFiles.scenarioFiles {
+      unlink(folder(unit).appendingPathComponent(file).path)
+    }
     var result: ReplayResult
     let inputs = ScenarioInputs(
       files: [unit.file], standardInput: standardInput.flatMap { try? Data(contentsOf: $0) })

@@ -44,12 +44,23 @@ public enum ReportFiles {
     for file in ["events.jsonl"] + scenarioFiles { unlink(path + "/" + file) }
   }
 
-  /// Removes the per-run folders (`runs/<i>/`) a scenario replayed several times left in its
-  /// `folder`: the files a replay writes there, then each folder if that emptied it.
-  public static func clearRuns(in folder: URL) {
+  /// Removes what a worker reads back to judge a unit, `result.json` and `events.jsonl`, from
+  /// the unit's `folder` before the unit starts: a worker that dies before writing them must
+  /// not leave the last replay's to be read as this one's. The unit's other files are replaced
+  /// as they are written (``ReportWriter`` leaves an unchanged one as it is), ``writeScenario(_:resources:to:events:)``
+  /// removes those it does not write again, and after a crash the parent removes the rest.
+  public static func clearResult(in folder: URL) {
+    let path = folder.path
+    for file in ["result.json", "events.jsonl"] { unlink(path + "/" + file) }
+  }
+
+  /// Removes the per-run folders (`runs/<i>/`, for every `i` from `first` on) a scenario
+  /// replayed several times left in its `folder`: the files a replay writes there, then each
+  /// folder if that emptied it.
+  public static func clearRuns(in folder: URL, from first: Int = 0) {
     let runs = folder.appendingPathComponent("runs")
     let names = (try? FileManager.default.contentsOfDirectory(atPath: runs.path)) ?? []
-    for name in names where Int(name).map({ $0 >= 0 && String($0) == name }) ?? false {
+    for name in names where Int(name).map({ $0 >= first && String($0) == name }) ?? false {
       let run = runs.appendingPathComponent(name)
       clearScenario(in: run)
       // Only an empty folder is removed: what else is in it stays.
@@ -116,6 +127,10 @@ public enum ReportFiles {
     if let latency = report.latencySVG() { figures.append(("latency.svg", latency)) }
     for (file, svg) in figures {
       try ReportWriter.write(svg, to: folder.appendingPathComponent(file))
+    }
+    // A figure an earlier replay drew and this one does not must not sit beside its report.
+    for file in ["map.svg", "latency.svg"] where !figures.contains(where: { $0.0 == file }) {
+      unlink(folder.appendingPathComponent(file).path)
     }
     try ReportWriter.write(
       ReplayViewer(run: run, report: report).html(),
