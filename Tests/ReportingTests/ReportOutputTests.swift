@@ -384,6 +384,16 @@ private func rootElement(of text: String) -> Result<String, any Error> {
         + "<ul>\n<li>one</li>\n<li>two</li>\n</ul>\n")
   }
 
+  @Test func aTableCellLosesTheWhiteSpaceAtItsEndsWhateverItIs() {
+    // Spaces and tabs, an ideographic space behind them, and none at all.
+    let html = MarkdownHTML.render(
+      "| \t\u{3000}東 京\u{3000} \t| \u{2003}b |c|\n|---|---|---|\n|\t1\t|  2  |3|\n")
+    #expect(
+      html
+        == "<table>\n<tr><th>東 京</th><th>b</th><th>c</th></tr>\n"
+        + "<tr><td>1</td><td>2</td><td>3</td></tr>\n</table>\n")
+  }
+
   @Test func markdownSpansThatNeverCloseStayText() {
     // A backtick or a pair of stars without its partner is the character itself, spans do not
     // nest, and white space at a line's ends goes, ideographic spaces included.

@@ -456,7 +456,13 @@ enum MarkdownHTML {
       current.reserveCapacity(bytes.count)
       var escaped = false
       func cell() -> String {
-        trimmingWhitespace(Substring(decoding: current, as: UTF8.self))
+        // Spaces and tabs at the ends are dropped here, as bytes: a cell is written with a
+        // space each side, which would otherwise send every cell to Foundation's trimming.
+        var start = current.startIndex
+        var end = current.endIndex
+        while start < end, current[start] == 0x20 || current[start] == 0x09 { start += 1 }
+        while end > start, current[end - 1] == 0x20 || current[end - 1] == 0x09 { end -= 1 }
+        return trimmingWhitespace(Substring(decoding: current[start..<end], as: UTF8.self))
       }
       // Bytes, not characters: a bar and a backslash are never part of another character's
       // UTF-8.

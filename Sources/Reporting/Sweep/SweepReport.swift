@@ -2,6 +2,7 @@ import Foundation
 import JSON
 import Referee
 import Replay
+import Synchronization
 
 /// One point of a sweep: its parameter values and the figures its replay gave.
 public struct SweepRun: Sendable, Hashable {
@@ -496,10 +497,20 @@ public struct SweepReport {
       members[key, default: []].append(run)
     }
     let names = grouped.map { grid.parameters[$0].name }
-    return order.map { values in
-      let name = zip(names, values).map { "\($0)=\(Self.text($1))" }.joined(separator: ", ")
-      return Group(name: name.isEmpty ? "sweep" : name, values: values, runs: members[values]!)
+    // A group's figures (their bootstrap intervals above all) are most of the report's time,
+    // and each draws from streams of its own: the groups are made on every core.
+    let parts = order.map { ($0, members[$0]!) }
+    let threads = max(1, min(ProcessInfo.processInfo.activeProcessorCount, parts.count))
+    let made = Mutex([Group?](repeating: nil, count: parts.count))
+    DispatchQueue.concurrentPerform(iterations: threads) { thread in
+      for i in stride(from: thread, to: parts.count, by: threads) {
+        let (values, runs) = parts[i]
+        let name = zip(names, values).map { "\($0)=\(Self.text($1))" }.joined(separator: ", ")
+        let group = Group(name: name.isEmpty ? "sweep" : name, values: values, runs: runs)
+        made.withLock { $0[i] = group }
+      }
     }
+    return made.withLock { $0.map { $0! } }
   }
 
   /// Whether every point expected is here.
