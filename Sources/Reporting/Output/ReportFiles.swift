@@ -44,11 +44,12 @@ public enum ReportFiles {
     for file in ["events.jsonl"] + scenarioFiles { unlink(path + "/" + file) }
   }
 
-  /// Removes what a worker reads back to judge a unit, `result.json` and `events.jsonl`, from
-  /// the unit's `folder` before the unit starts: a worker that dies before writing them must
-  /// not leave the last replay's to be read as this one's. The unit's other files are replaced
-  /// as they are written (``ReportWriter`` leaves an unchanged one as it is), ``writeScenario(_:resources:to:events:)``
-  /// removes those it does not write again, and after a crash the parent removes the rest.
+  /// Removes what the parent reads back to judge a unit, `result.json` and `events.jsonl`,
+  /// from the unit's `folder` before the unit starts: a worker that dies before writing them
+  /// must not leave the last replay's to be read as this one's. The unit's other files are
+  /// replaced as they are written (``ReportWriter`` leaves an unchanged one as it is),
+  /// ``writeScenario(_:resources:to:events:)`` removes a figure it does not draw again, and
+  /// after a crash the parent removes the rest.
   public static func clearResult(in folder: URL) {
     let path = folder.path
     for file in ["result.json", "events.jsonl"] { unlink(path + "/" + file) }

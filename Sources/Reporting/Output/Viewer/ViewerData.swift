@@ -171,7 +171,7 @@ struct EventList {
       }
       EventLog.writeJSONLine(e, to: &text)
       text.removeLast(1)
-      items.append(((e.time.seconds * 1_000).rounded() / 1_000, s, e.event, text.count))
+      items.append((Builder.seconds(e.time), s, e.event, text.count))
     }
     lines = text.bytes
   }
