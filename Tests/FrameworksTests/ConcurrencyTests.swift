@@ -130,6 +130,39 @@ struct ConcurrencyTests {
     #expect(world.phone.runLoop.pendingWork.isEmpty)
   }
 
+  /// What ran, in order (a timer's block is `@Sendable`; a world runs on one thread).
+  final class Ran: @unchecked Sendable {
+    var names: [String] = []
+  }
+
+  @Test("work queued in a suspension runs on resume in order; a timer invalidated once due, never")
+  func queuedWorkKeepsItsOrderAcrossASuspension() throws {
+    let ran = Ran()
+    var timer: GeoSimFrameworks.Timer?
+    let world = TestWorld { NSObject() }
+    try world.phone.makeCurrent {
+      try world.phone.launchApp()
+      GeoSimFrameworks.DispatchQueue.main.asyncAfter(
+        deadline: GeoSimFrameworks.DispatchTime.now() + 60
+      ) { ran.names.append("due at 60 s") }
+      timer = GeoSimFrameworks.Timer.scheduledTimer(withTimeInterval: 70, repeats: false) { _ in
+        ran.names.append("invalidated timer")
+      }
+      world.phone.sendAppToBackground()
+    }
+    try world.run(until: 80)
+    try world.phone.makeCurrent {
+      GeoSimFrameworks.DispatchQueue.main.async { ran.names.append("queued at 80 s") }
+      timer?.invalidate()
+    }
+    #expect(ran.names.isEmpty)
+    #expect(world.phone.runLoop.pendingWork.map(\.kind) == [.queued, .queued])
+    try world.phone.makeCurrent { world.phone.bringAppToForeground() }
+    try world.run(until: 81)
+    #expect(ran.names == ["due at 60 s", "queued at 80 s"])
+    #expect(world.phone.runLoop.pendingWork.isEmpty)
+  }
+
   @Test("two worlds on two threads never see each other's phone")
   func twoWorldsOnTwoThreads() async throws {
     @Sendable func notes(seed: UInt64) throws -> [String] {

@@ -18,11 +18,24 @@ import SimKernel
 public final class AppRunLoop {
   /// The phone owns its run loop, so it outlives it.
   private unowned(unsafe) let phone: Phone
+  /// Timers, sleeps and waits: the work that can be cancelled (``AppWorkItem``), until it runs,
+  /// is cancelled or ends with the process; a timer or a sleep that came due stays here, as
+  /// `queued`, until it runs.
   private var items: [Int: PendingAppWork] = [:]
-  /// The code of each item queued to run.
-  private var bodies: [Int: () -> Void] = [:]
   /// How each open wait or sleep ends if the run ends first.
   private var endings: [Int: () -> Void] = [:]
+  /// The work queued to run, by ticket (`ready[0]` has ticket `readyBase`); each has a kernel
+  /// event at the instant it was queued, which carries its ticket.
+  private var ready: [ReadyWork] = []
+  private var readyBase = 0
+  /// The first entry of `ready` that may still run.
+  private var readyHead = 0
+  /// Queued work whose turn came while its process was not running or after it had ended: it
+  /// never runs while the world runs, and waits, listed, for the end of the process or of the
+  /// world, as the other queued work does.
+  private var stranded: [ReadyWork] = []
+  /// The handler of the queued work's kernel events, made on first use.
+  private var readyEvents: ReadyEvents?
   /// What ended processes left behind — their queued code and the endings of their waits —
   /// kept for ``shutDown()``: it never runs while the world runs.
   private var leftBehind: [() -> Void] = []
@@ -56,15 +69,118 @@ public final class AppRunLoop {
   ///   - body: the work.
   public func enqueue(_ label: String, _ body: @escaping () -> Void) {
     if closing != nil { return close(body) }
-    let item = register(.queued, label, due: phone.simulation.now)
-    bodies[item] = body
-    phone.process.call { [unowned(unsafe) self] in self.runQueued(item) }
+    queue(.code(body), label)
   }
 
-  private func runQueued(_ item: Int) {
-    guard let body = bodies.removeValue(forKey: item) else { return }
-    items[item] = nil
-    body()
+  /// Queues a Swift concurrency job as ``enqueue(_:_:)`` queues code, without wrapping it.
+  fileprivate func enqueue(_ job: UnownedJob) {
+    if closing != nil { return close(Self.code(.job(job), executor)) }
+    queue(.job(job), "a Swift task")
+  }
+
+  private func queue(_ body: ReadyWork.Body, _ label: String) {
+    Phone.requireCurrent(phone, doing: label)
+    nextItem += 1
+    let now = phone.simulation.now
+    makeReady(
+      ReadyWork(
+        item: nextItem, work: PendingAppWork(kind: .queued, label: label, queuedAt: now, due: now),
+        generation: phone.process.generation, body: body))
+  }
+
+  /// Adds `work` to the queue, with its kernel event at the current instant (the call into the
+  /// app that runs it when its turn comes).
+  private func makeReady(_ work: ReadyWork) {
+    let ticket = readyBase + ready.count
+    ready.append(work)
+    let simulation = phone.simulation
+    let events = readyEvents ?? simulation.register { ReadyEvents(self, id: $0) }
+    readyEvents = events
+    checkedScheduling {
+      try simulation.schedule(
+        at: simulation.now, handler: events.id, code: 0, argument: Int64(ticket))
+    }
+  }
+
+  /// The turn of the work with `ticket` came: as for any call into the app, it runs now, or when
+  /// a suspended app next runs; queued for another launch of the app than the one running, or
+  /// while none runs, it is stranded.
+  fileprivate func turnCame(_ ticket: Int, process: AppProcess) {
+    guard let index = index(ofReady: ticket) else { return }
+    guard ready[index].generation == process.generation, process.state != .notRunning else {
+      stranded.append(ready[index])
+      return consume(index)
+    }
+    if process.state == .suspended {
+      process.deliverToApp { [unowned(unsafe) self] in self.runReady(ticket) }
+    } else {
+      runReady(ticket)
+    }
+  }
+
+  /// The index in `ready` of the work with `ticket`, if it is still to run.
+  private func index(ofReady ticket: Int) -> Int? {
+    let index = ticket - readyBase
+    guard index >= readyHead, index < ready.count, ready[index].body != nil else { return nil }
+    return index
+  }
+
+  /// Takes the work at `index` off the queue; the queue forgets what is done at its front.
+  private func consume(_ index: Int) {
+    ready[index].body = nil
+    while readyHead < ready.count, ready[readyHead].body == nil { readyHead += 1 }
+    if readyHead == ready.count {
+      readyBase += ready.count
+      ready.removeAll(keepingCapacity: true)
+      readyHead = 0
+    }
+  }
+
+  private func runReady(_ ticket: Int) {
+    guard let index = index(ofReady: ticket) else { return }
+    let entry = ready[index]
+    consume(index)
+    // A timer or a sleep that came due runs unless it was cancelled since.
+    if entry.work == nil, items.removeValue(forKey: entry.item) == nil { return }
+    switch entry.body {
+    case .code(let body)?: body()
+    case .job(let job)?:
+      job.runSynchronously(
+        isolatedTo: executor.asUnownedSerialExecutor(),
+        taskExecutor: executor.asUnownedTaskExecutor())
+    case nil: break
+    }
+  }
+
+  /// The queued work that has not run, stranded or not, as code: each with its item (a timer
+  /// or a sleep that came due only if it is still in `items`).
+  private func readyCode() -> [(item: Int, body: () -> Void)] {
+    (stranded + ready[readyHead...]).compactMap { entry in
+      guard let body = entry.body, entry.work != nil || items[entry.item] != nil else {
+        return nil
+      }
+      return (entry.item, Self.code(body, executor))
+    }
+  }
+
+  private static func code(_ body: ReadyWork.Body, _ executor: AppExecutor) -> () -> Void {
+    switch body {
+    case .code(let code): return code
+    case .job(let job):
+      return {
+        job.runSynchronously(
+          isolatedTo: executor.asUnownedSerialExecutor(),
+          taskExecutor: executor.asUnownedTaskExecutor())
+      }
+    }
+  }
+
+  /// Forgets every piece of queued work: their events find nothing to run.
+  private func clearReady() {
+    readyBase += ready.count
+    ready.removeAll()
+    readyHead = 0
+    stranded.removeAll()
   }
 
   /// Runs `body` in the app after `delay` (a timer or a sleep), unless cancelled first.
@@ -100,8 +216,10 @@ public final class AppRunLoop {
           guard self.items[item] != nil else { return }
           self.items[item]?.kind = .queued
           self.endings[item] = nil
-          self.bodies[item] = body
-          self.phone.process.call { [unowned(unsafe) self] in self.runQueued(item) }
+          self.makeReady(
+            ReadyWork(
+              item: item, work: nil, generation: self.phone.process.generation,
+              body: .code(body)))
         }
       }
     }
@@ -129,20 +247,32 @@ public final class AppRunLoop {
 
   /// Everything the app queued that has not run: in the order it was queued.
   public var pendingWork: [PendingAppWork] {
-    items.sorted { $0.key < $1.key }.map(\.value)
+    var all = items.map { (item: $0.key, work: $0.value) }
+    for entry in stranded + ready[readyHead...] where entry.body != nil {
+      if let work = entry.work { all.append((entry.item, work)) }
+    }
+    return all.sorted { $0.item < $1.item }.map(\.work)
+  }
+
+  /// What is left of the app's work when its process or the world ends, in the order it was
+  /// queued: queued code, and how open waits and sleeps end.
+  private func remainingCode() -> [() -> Void] {
+    var all = readyCode()
+    for (item, end) in endings { all.append((item, end)) }
+    return all.sorted { $0.item < $1.item }.map(\.body)
   }
 
   /// The process ended: its queued work ended with it. Its tasks stay where they are until
   /// ``shutDown()``: a process that is gone runs no code while the world runs.
   func processEnded() {
-    guard !items.isEmpty else { return }
-    let count = items.count
-    for item in items.keys.sorted() {
-      if let body = bodies[item] ?? endings[item] { leftBehind.append(body) }
-    }
+    let queued = (stranded + ready[readyHead...]).filter { $0.body != nil && $0.work != nil }
+      .count
+    let count = items.count + queued
+    guard count > 0 else { return }
+    leftBehind += remainingCode()
     items.removeAll()
-    bodies.removeAll()
     endings.removeAll()
+    clearReady()
     phone.record(AppLifecycleEvent.workDropped(count: count))
   }
 
@@ -159,14 +289,11 @@ public final class AppRunLoop {
   /// current, after the run's results are read: ``pendingWork`` is empty afterwards.
   public func shutDown() {
     guard closing == nil else { return }
-    var work = leftBehind
+    let work = leftBehind + remainingCode()
     leftBehind.removeAll()
-    for item in items.keys.sorted() {
-      if let body = bodies[item] ?? endings[item] { work.append(body) }
-    }
     items.removeAll()
-    bodies.removeAll()
     endings.removeAll()
+    clearReady()
     closing = work
     runClosingWork()
   }
@@ -194,7 +321,6 @@ public final class AppRunLoop {
 
   fileprivate func finish(_ item: Int, event: EventHandle?) {
     guard items.removeValue(forKey: item) != nil else { return }
-    bodies[item] = nil
     endings[item] = nil
     if let event { phone.simulation.cancel(event) }
   }
@@ -224,6 +350,49 @@ public final class AppRunLoop {
     guard seconds < 9.2e9 else { return nil }
     return .seconds(seconds)
   }
+}
+
+/// Receives the kernel events of an ``AppRunLoop``'s queued work. The run loop owns it, and it
+/// leaves the kernel when the run loop goes; it reaches the run loop only while the phone's
+/// process lasts (a run loop kept past its phone finds nothing to run).
+private final class ReadyEvents: SimulationEventHandler {
+  private unowned(unsafe) let runLoop: AppRunLoop
+  private let process: Uncounted<AppProcess>
+  private let simulation: Simulation
+  let id: HandlerID
+
+  init(_ runLoop: AppRunLoop, id: HandlerID) {
+    self.runLoop = runLoop
+    self.process = Uncounted(runLoop.owner.process)
+    self.simulation = runLoop.owner.simulation
+    self.id = id
+  }
+
+  deinit { simulation.unregister(id) }
+
+  func handle(_ event: FiredEvent, in simulation: Simulation) {
+    guard let process = process.value else { return }
+    runLoop.turnCame(Int(event.argument), process: process)
+  }
+}
+
+/// A piece of work queued to run on an ``AppRunLoop``.
+private struct ReadyWork {
+  /// What runs: code, or a Swift concurrency job (run on the app's executor).
+  enum Body {
+    case code(() -> Void)
+    case job(UnownedJob)
+  }
+
+  /// The number the run loop gave the work, in the order it was queued.
+  let item: Int
+  /// The queued work as ``AppRunLoop/pendingWork`` lists it; `nil` for a timer or a sleep
+  /// that came due, which the run loop's items hold (and cancelling takes off).
+  let work: PendingAppWork?
+  /// The launch of the app it was queued for.
+  let generation: Int
+  /// `nil` once it ran or was dropped.
+  var body: Body?
 }
 
 /// Work the app queued that has not run yet.
@@ -297,11 +466,7 @@ public final class AppExecutor: SerialExecutor, TaskExecutor, @unchecked Sendabl
 
   /// Queues `job` on the app's run loop.
   public func enqueue(_ job: consuming ExecutorJob) {
-    let job = UnownedJob(job)
-    runLoop.enqueue("a Swift task") { [unowned(unsafe) self] in
-      job.runSynchronously(
-        isolatedTo: self.asUnownedSerialExecutor(), taskExecutor: self.asUnownedTaskExecutor())
-    }
+    runLoop.enqueue(UnownedJob(job))
   }
 
   /// This executor as a serial executor reference.
