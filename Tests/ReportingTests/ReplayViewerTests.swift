@@ -1,7 +1,9 @@
+import Cloud
 import Foundation
 import JSON
 import ReferenceAppCatalog
 import Replay
+import SimKernel
 import Testing
 
 @testable import Reporting
@@ -15,6 +17,37 @@ private func viewer(_ path: String, eventLimit: Int = ViewerData.eventLimit) thr
     input: ReportInput(run), context: run.world.geos, resources: resources)
   let page = try ReplayViewer(run: run, report: report, eventLimit: eventLimit).html()
   return String(decoding: page, as: UTF8.self)
+}
+
+/// The borders drawn as ``ViewerProjection/borders(_:)`` draws them, but projecting every
+/// vertex of every ring: nothing is passed over by its degrees.
+private func bordersProjectingEverything(
+  _ rings: [CountryBorderRing], _ projection: ViewerProjection
+) -> [UInt8] {
+  let w = ViewerProjection.width
+  let h = ViewerProjection.height
+  var d = JSONBuffer()
+  d.append(UInt8(ascii: "\""))
+  for ring in rings {
+    let points = zip(ring.latitudes, ring.longitudes).map { projection.point($0, $1) }
+    let xs = points.map(\.0)
+    let ys = points.map(\.1)
+    guard let minX = xs.min(), let maxX = xs.max(), let minY = ys.min(), let maxY = ys.max(),
+      maxX >= -w / 2, minX <= w * 1.5, maxY >= -h / 2, minY <= h * 1.5,
+      max(maxX - minX, maxY - minY) >= 1
+    else { continue }
+    func zone(_ i: Int) -> Int {
+      let (x, y) = points[i]
+      return (x < -w ? 0 : x > 2 * w ? 2 : 1) + 3 * (y < -h ? 0 : y > 2 * h ? 2 : 1)
+    }
+    let kept = points.indices.filter { i in
+      zone(i) == 4 || i == 0 || i == points.count - 1 || zone(i - 1) != zone(i)
+        || zone(i + 1) != zone(i)
+    }.map { (min(max(points[$0].0, -w), 2 * w), min(max(points[$0].1, -h), 2 * h)) }
+    SVGPathText.write(kept, closed: true, tolerance: 1.5, digits: 0, to: &d)
+  }
+  d.append(UInt8(ascii: "\""))
+  return d.bytes
 }
 
 /// The JSON document the page embeds.
@@ -105,6 +138,31 @@ private func string(_ v: JSONValue?) -> String? {
       points.map(\.0).min()!, points.map(\.1).max()!)
     let padded = abs(x0 / (x1 - x0) - 0.08) < 1e-6 || abs(y0 / (y1 - y0) - 0.08) < 1e-6
     #expect(padded || points.count == 1)
+  }
+
+  /// Frames around the world, from 300 m to 3,000 km across, as (south-west, north-east).
+  static let frames: [[(Double, Double)]] = {
+    var random = RandomStream(seed: 20)
+    var frames: [[(Double, Double)]] = [
+      [(35.6, 139.6), (35.7, 139.9)], [(84.0, -40.0), (84.9, -20.0)],
+      [(-84.9, 10.0), (-84.0, 30.0)], [(-10.0, 179.0), (10.0, 179.9)],
+    ]
+    for _ in 0..<40 {
+      let lat = Double.random(in: -80...80, using: &random)
+      let lon = Double.random(in: -179...179, using: &random)
+      let degrees = pow(10, Double.random(in: -2.5...1.5, using: &random))
+      frames.append([(lat, lon), (min(lat + degrees, 85), min(lon + degrees, 180))])
+    }
+    return frames
+  }()
+
+  @Test func theBordersAreThoseOfEveryVertexProjected() throws {
+    let rings = try CountryBorderRing.bundled()
+    for frame in Self.frames {
+      let projection = ViewerProjection(fitting: frame)
+      let same = projection.borders(rings) == bordersProjectingEverything(rings, projection)
+      #expect(same, "frame \(frame)")
+    }
   }
 
   @Test func theWeatherRequestAtNullIslandIsDrawnWhereItWasSent() throws {

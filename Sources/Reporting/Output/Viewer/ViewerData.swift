@@ -230,7 +230,12 @@ struct ViewerProjection {
   static func mercator(_ latitude: Double, _ longitude: Double) -> (Double, Double) {
     let lat = min(max(latitude, -85.05), 85.05) * .pi / 180
     let r = WebMercator.earthRadius
-    return (r * longitude * .pi / 180, r * log(tan(.pi / 4 + lat / 2)))
+    return (mercatorX(longitude), r * log(tan(.pi / 4 + lat / 2)))
+  }
+
+  /// The Mercator metres east of a longitude.
+  private static func mercatorX(_ longitude: Double) -> Double {
+    WebMercator.earthRadius * longitude * .pi / 180
   }
 
   /// A projection showing every point of `points` (latitude, longitude), with 8 % padding and
@@ -266,6 +271,11 @@ struct ViewerProjection {
     )
   }
 
+  /// The drawing's x of a longitude: that of ``point(_:_:)`` at any latitude.
+  func x(longitude: Double) -> Double {
+    Self.width / 2 + (Self.mercatorX(longitude) - centerX) / scale
+  }
+
   /// The drawing's point of a coordinate.
   func point(_ c: Coordinate) -> (Double, Double) { point(c.latitude, c.longitude) }
 
@@ -287,6 +297,117 @@ struct ViewerProjection {
   var metresPerUnitAtCentre: Double {
     let lat = atan(sinh(centerY / WebMercator.earthRadius))
     return scale * cos(lat)
+  }
+}
+
+extension ViewerProjection {
+  /// The borders near the map as the text of a JSON string of SVG path data: rings whose box
+  /// meets the frame grown by half its size on each side, their far vertices pulled in to twice
+  /// the frame's size, simplified to about a unit of the drawing.
+  func borders(_ rings: [CountryBorderRing]) -> [UInt8] {
+    let w = Self.width
+    let h = Self.height
+    var d = JSONBuffer(capacity: 1 << 12)
+    d.append(UInt8(ascii: "\""))
+    // The projection is monotonic in latitude and in longitude, so a ring whose degrees miss
+    // those of the grown frame (with two units to spare for rounding) is drawn outside it: it
+    // is passed over without projecting anything (most of the world's are, for any one
+    // frame). Beyond Web Mercator's latitudes everything is drawn at its edge: no limit there.
+    let southWest = coordinate(x: -w / 2 - 2, y: h * 1.5 + 2)
+    let northEast = coordinate(x: w * 1.5 + 2, y: -h / 2 - 2)
+    let south = southWest.latitude <= -85.05 ? -Double.infinity : southWest.latitude
+    let north = northEast.latitude >= 85.05 ? Double.infinity : northEast.latitude
+    // A vertex more than ten units below the drawing's 2h or above its -h is only ever
+    // clamped to that edge, and counts as beyond it in every test below: it stands there as
+    // ±∞ without its logarithm and tangent (the ring's extent test gives the same answer, as a
+    // ring with a vertex beyond and less than a unit tall lies outside the grown frame).
+    let farSouth = coordinate(x: 0, y: 2 * h + 10).latitude
+    let farNorth = coordinate(x: 0, y: -h - 10).latitude
+    let belowSouth = farSouth > -85 ? farSouth : -Double.infinity
+    let aboveNorth = farNorth < 85 ? farNorth : Double.infinity
+    for ring in rings {
+      guard ring.longitudeRange.upperBound >= southWest.longitude,
+        ring.longitudeRange.lowerBound <= northEast.longitude,
+        ring.latitudeRange.upperBound >= south, ring.latitudeRange.lowerBound <= north
+      else { continue }
+      var minX = Double.infinity
+      var maxX = -Double.infinity
+      var minY = Double.infinity
+      var maxY = -Double.infinity
+      var points: [(Double, Double)] = []
+      points.reserveCapacity(ring.latitudes.count)
+      for (lat, lon) in zip(ring.latitudes, ring.longitudes) {
+        let p =
+          lat < belowSouth
+          ? (x(longitude: lon), Double.infinity)
+          : lat > aboveNorth ? (x(longitude: lon), -Double.infinity) : point(lat, lon)
+        minX = min(minX, p.0)
+        maxX = max(maxX, p.0)
+        minY = min(minY, p.1)
+        maxY = max(maxY, p.1)
+        points.append(p)
+      }
+      guard maxX >= -w / 2, minX <= w * 1.5, maxY >= -h / 2, minY <= h * 1.5,
+        max(maxX - minX, maxY - minY) >= 1
+      else { continue }
+      // Far outside the frame only the side matters: a run of vertices beyond the same side
+      // keeps its first and last, pulled in to the frame's edge.
+      func zone(_ p: (Double, Double)) -> Int {
+        (p.0 < -w ? 0 : p.0 > 2 * w ? 2 : 1) + 3 * (p.1 < -h ? 0 : p.1 > 2 * h ? 2 : 1)
+      }
+      var kept: [(Double, Double)] = []
+      kept.reserveCapacity(points.count)
+      for (i, p) in points.enumerated() {
+        let z = zone(p)
+        if z != 4, i > 0, i < points.count - 1, zone(points[i - 1]) == z,
+          zone(points[i + 1]) == z
+        {
+          continue
+        }
+        kept.append((min(max(p.0, -w), 2 * w), min(max(p.1, -h), 2 * h)))
+      }
+      SVGPathText.write(kept, closed: true, tolerance: 1.5, digits: 0, to: &d)
+    }
+    d.append(UInt8(ascii: "\""))
+    return d.bytes
+  }
+}
+
+/// SVG path data written as bytes.
+enum SVGPathText {
+  /// Appends the SVG path through `points` to `out`: a move to the first point, a line to each
+  /// point at least `tolerance` (across plus down) from the last one kept and, in an open path,
+  /// to the last point; a closed path ends in `Z`, and is left out (`out` as it was) when it
+  /// keeps fewer than three points. Coordinates are rounded to `digits` places (0 or 1).
+  static func write(
+    _ points: [(Double, Double)], closed: Bool, tolerance: Double, digits: Int,
+    to out: inout JSONBuffer
+  ) {
+    guard let first = points.first else { return }
+    let start = out.count
+    func point(_ command: UInt8, _ p: (Double, Double)) {
+      out.append(command)
+      out.writeNumber(digits == 0 ? p.0.rounded() : (p.0 * 10).rounded() / 10)
+      out.append(UInt8(ascii: " "))
+      out.writeNumber(digits == 0 ? p.1.rounded() : (p.1 * 10).rounded() / 10)
+    }
+    point(UInt8(ascii: "M"), first)
+    var last = first
+    var kept = 1
+    for i in points.indices.dropFirst() {
+      let p = points[i]
+      let isLast = i == points.count - 1
+      guard abs(p.0 - last.0) + abs(p.1 - last.1) >= tolerance || (isLast && !closed) else {
+        continue
+      }
+      point(UInt8(ascii: "L"), p)
+      last = p
+      kept += 1
+    }
+    if closed {
+      guard kept >= 3 else { return out.removeLast(out.count - start) }
+      out.append(UInt8(ascii: "Z"))
+    }
   }
 }
 
@@ -324,25 +445,9 @@ private struct Builder {
   static func path(
     _ points: [(Double, Double)], closed: Bool, tolerance: Double, digits: Int = 1
   ) -> String? {
-    guard let first = points.first else { return nil }
-    let num = digits == 0 ? { JSONText.number($0.rounded()) } : Self.num
-    var out = "M\(num(first.0)) \(num(first.1))"
-    var last = first
-    var kept = 1
-    for (i, p) in points.enumerated().dropFirst() {
-      let isLast = i == points.count - 1
-      guard abs(p.0 - last.0) + abs(p.1 - last.1) >= tolerance || (isLast && !closed) else {
-        continue
-      }
-      out += "L\(num(p.0)) \(num(p.1))"
-      last = p
-      kept += 1
-    }
-    if closed {
-      guard kept >= 3 else { return nil }
-      out += "Z"
-    }
-    return out
+    var out = JSONBuffer(capacity: 16 + 12 * points.count)
+    SVGPathText.write(points, closed: closed, tolerance: tolerance, digits: digits, to: &out)
+    return out.isEmpty ? nil : String(decoding: out.bytes, as: UTF8.self)
   }
 
   static func num(_ v: Double) -> String { JSONText.number((v * 10).rounded() / 10) }
@@ -443,7 +548,7 @@ private struct Builder {
     data["offline"] = offlineWindows(end: end)
     data["places"] = places(projection)
     data["layers"] = layers(projection, tolerance: tolerance)
-    data["borders"] = bordersJSON(projection, frame: frame)
+    text["borders"] = projection.borders(borders)
     let events = EventList(entries.prefix(eventLimit))
     data["sources"] = .array(events.sources.map(JSONValue.string))
     data["eventCount"] = .number(Double(entries.count))
@@ -1019,64 +1124,6 @@ private struct Builder {
           "fills": .string(fills), "points": .array(points),
         ])
       })
-  }
-
-  /// The shipped borders near the map: rings whose box meets the frame grown by half its size
-  /// on each side, their far vertices pulled in to twice the frame's size, simplified to about
-  /// a unit of the drawing.
-  func bordersJSON(_ projection: ViewerProjection, frame: [(Double, Double)]) -> JSONValue {
-    let w = ViewerProjection.width
-    let h = ViewerProjection.height
-    var d = ""
-    // The projection is monotonic in latitude and in longitude, so a ring whose degrees miss
-    // those of the grown frame (with two units to spare for rounding) is drawn outside it: it
-    // is passed over without projecting anything (most of the world's are, for any one
-    // frame). Beyond Web Mercator's latitudes everything is drawn at its edge: no limit there.
-    let southWest = projection.coordinate(x: -w / 2 - 2, y: h * 1.5 + 2)
-    let northEast = projection.coordinate(x: w * 1.5 + 2, y: -h / 2 - 2)
-    let south = southWest.latitude <= -85.05 ? -Double.infinity : southWest.latitude
-    let north = northEast.latitude >= 85.05 ? Double.infinity : northEast.latitude
-    for ring in borders {
-      guard ring.longitudeRange.upperBound >= southWest.longitude,
-        ring.longitudeRange.lowerBound <= northEast.longitude,
-        ring.latitudeRange.upperBound >= south, ring.latitudeRange.lowerBound <= north
-      else { continue }
-      var minX = Double.infinity
-      var maxX = -Double.infinity
-      var minY = Double.infinity
-      var maxY = -Double.infinity
-      var points: [(Double, Double)] = []
-      points.reserveCapacity(ring.latitudes.count)
-      for (lat, lon) in zip(ring.latitudes, ring.longitudes) {
-        let p = projection.point(lat, lon)
-        minX = min(minX, p.0)
-        maxX = max(maxX, p.0)
-        minY = min(minY, p.1)
-        maxY = max(maxY, p.1)
-        points.append(p)
-      }
-      guard maxX >= -w / 2, minX <= w * 1.5, maxY >= -h / 2, minY <= h * 1.5,
-        max(maxX - minX, maxY - minY) >= 1
-      else { continue }
-      // Far outside the frame only the side matters: a run of vertices beyond the same side
-      // keeps its first and last, pulled in to the frame's edge.
-      func zone(_ p: (Double, Double)) -> Int {
-        (p.0 < -w ? 0 : p.0 > 2 * w ? 2 : 1) + 3 * (p.1 < -h ? 0 : p.1 > 2 * h ? 2 : 1)
-      }
-      var kept: [(Double, Double)] = []
-      kept.reserveCapacity(points.count)
-      for (i, p) in points.enumerated() {
-        let z = zone(p)
-        if z != 4, i > 0, i < points.count - 1, zone(points[i - 1]) == z,
-          zone(points[i + 1]) == z
-        {
-          continue
-        }
-        kept.append((min(max(p.0, -w), 2 * w), min(max(p.1, -h), 2 * h)))
-      }
-      if let p = Self.path(kept, closed: true, tolerance: 1.5, digits: 0) { d += p }
-    }
-    return .string(d)
   }
 
   // MARK: Events
