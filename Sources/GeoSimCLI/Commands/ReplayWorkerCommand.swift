@@ -59,8 +59,7 @@ struct ReplayWorkerCommand: ToolCommand {
     let input = try standardInput.map { try Data(contentsOf: URL(fileURLWithPath: $0)) }
     let resources = ReplayResources()
     let timeLimit = WorkerTimeLimit(seconds: budget.timeLimit)
-    func replayFile(_ file: String, run: Int?, inputs: ScenarioInputs) throws -> Int32? {
-      let scenario = try inputs.scenario(file, allowOutside: scenarios.allowOutsidePaths)
+    func replay(_ scenario: Scenario, run: Int?) throws -> Int32? {
       let folder = WorkerPool.folder(
         out: URL(fileURLWithPath: out), name: scenario.name, run: run)
       let runSeed = run.map { Scenario.runSeed(seed ?? scenario.seed, run: $0) } ?? seed
@@ -80,11 +79,15 @@ struct ReplayWorkerCommand: ToolCommand {
       let inputs = ScenarioInputs(files: scenarios.paths, standardInput: input)
       for (position, file) in inputs.files.enumerated() {
         let run = runIndex.isEmpty || runIndex[position] < 0 ? nil : runIndex[position]
-        if let status = try replayFile(file, run: run, inputs: inputs) { return status }
+        let scenario = try inputs.scenario(file, allowOutside: scenarios.allowOutsidePaths)
+        if let status = try replay(scenario, run: run) { return status }
       }
       return 0
     }
     var requests = UnitRequests()
+    // The runs of a scenario replayed several times come one after another: its file is read
+    // once for them.
+    var last: (file: String, scenario: Scenario)?
     while let unit = try requests.next() {
       guard case .object(let o) = unit, case .string(let file)? = o["file"] else {
         throw BadInput("expected a unit {\"file\": …, \"run\": …}, got \(unit.jsonText)")
@@ -96,8 +99,15 @@ struct ReplayWorkerCommand: ToolCommand {
       case let other?:
         throw BadInput("expected a unit's run to be a whole number ≥ 0, got \(other.jsonText)")
       }
-      let inputs = ScenarioInputs(files: [file], standardInput: input)
-      if let status = try replayFile(file, run: run, inputs: inputs) { return status }
+      let scenario: Scenario
+      if let last, last.file == file {
+        scenario = last.scenario
+      } else {
+        scenario = try ScenarioInputs(files: [file], standardInput: input)
+          .scenario(file, allowOutside: scenarios.allowOutsidePaths)
+        last = (file, scenario)
+      }
+      if let status = try replay(scenario, run: run) { return status }
       requests.done()
     }
     return 0
