@@ -117,7 +117,7 @@ struct ReplayWorkerCommand: ToolCommand {
     _ scenario: Scenario, seed: UInt64?, to folder: URL, tool: ToolContext,
     resources: ReplayResources
   ) throws {
-    let eventsURL = folder.appendingPathComponent("events.jsonl")
+    let eventsURL = folder.appendingPathComponent("events.jsonl", isDirectory: false)
     do {
       try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     } catch {

@@ -62,12 +62,12 @@ struct WorkerPool: Sendable {
 
   /// The folder of scenario `name`'s files in `out`, or of its run `run`.
   static func folder(out: URL, name: String, run: Int?) -> URL {
-    let scenario = out.appendingPathComponent(name)
-    return run.map { scenario.appendingPathComponent("runs/\($0)") } ?? scenario
+    let scenario = out.appendingPathComponent(name, isDirectory: true)
+    return run.map { scenario.appendingPathComponent("runs/\($0)", isDirectory: true) } ?? scenario
   }
 
   private func resultURL(_ unit: Unit) -> URL {
-    folder(unit).appendingPathComponent("result.json")
+    folder(unit).appendingPathComponent("result.json", isDirectory: false)
   }
 
   private func readResult(_ unit: Unit) -> ReplayResult? {

@@ -70,20 +70,39 @@ enum Markup {
   /// integers (a figure has thousands of coordinates; `String(format:)` costs a microsecond
   /// each); larger numbers take the formatted path, whose digits are the same.
   static func number(_ x: Double) -> String {
-    guard x.isFinite else { return "0" }
+    var text: [UInt8] = []
+    write(x, to: &text)
+    return String(decoding: text, as: UTF8.self)
+  }
+
+  /// Appends ``number(_:)`` of `x` to `out`.
+  static func write(_ x: Double, to out: inout [UInt8]) {
+    guard x.isFinite else { return out.append(UInt8(ascii: "0")) }
     let hundredths = (x * 100).rounded()
-    if abs(hundredths) < 1e14 {
-      // Exact as an integer, and hundredths / 100 lies within 0.001 of the decimal, so
-      // "%.2f" of it would print these same digits.
-      let cents = Int64(hundredths)
-      let whole = String(cents.magnitude / 100)
-      let sign = cents < 0 ? "-" : ""
-      let fraction = cents.magnitude % 100
-      if fraction == 0 { return sign + whole }
-      if fraction % 10 == 0 { return sign + whole + "." + String(fraction / 10) }
-      return sign + whole + (fraction < 10 ? ".0" : ".") + String(fraction)
+    guard abs(hundredths) < 1e14 else {
+      return out.append(contentsOf: formatted(hundredths / 100).utf8)
     }
-    let rounded = hundredths / 100
+    // Exact as an integer, and hundredths / 100 lies within 0.001 of the decimal, so "%.2f"
+    // of it would print these same digits.
+    let cents = Int64(hundredths)
+    if cents < 0 { out.append(UInt8(ascii: "-")) }
+    var whole = cents.magnitude / 100
+    let start = out.count
+    repeat {
+      out.append(UInt8(ascii: "0") + UInt8(whole % 10))
+      whole /= 10
+    } while whole > 0
+    out[start...].reverse()
+    let fraction = cents.magnitude % 100
+    guard fraction > 0 else { return }
+    out.append(UInt8(ascii: "."))
+    out.append(UInt8(ascii: "0") + UInt8(fraction / 10))
+    if fraction % 10 > 0 { out.append(UInt8(ascii: "0") + UInt8(fraction % 10)) }
+  }
+
+  /// A number of 10¹² or more (already rounded to hundredths), as "%.2f" without trailing
+  /// zeros.
+  private static func formatted(_ rounded: Double) -> String {
     if rounded == rounded.rounded() {
       // Whole numbers print without decimals; past 1e15 they may not fit an Int64.
       return abs(rounded) < 1e15 ? String(Int64(rounded)) : String(format: "%.0f", rounded)
@@ -130,15 +149,24 @@ struct SVGDocument {
     closed: Bool = false, dash: String? = nil, opacity: Double? = nil
   ) {
     guard !points.isEmpty else { return }
-    let list = points.map { "\(Markup.number($0.0)),\(Markup.number($0.1))" }.joined(
-      separator: " ")
+    // The points' numbers, commas and spaces need no escaping.
+    var list: [UInt8] = []
+    list.reserveCapacity(16 * points.count)
+    for (i, p) in points.enumerated() {
+      if i > 0 { list.append(UInt8(ascii: " ")) }
+      Markup.write(p.0, to: &list)
+      list.append(UInt8(ascii: ","))
+      Markup.write(p.1, to: &list)
+    }
     var a = [
-      ("points", list), ("stroke", stroke), ("stroke-width", Markup.number(width)),
-      ("fill", fill), ("stroke-linejoin", "round"),
+      ("stroke", stroke), ("stroke-width", Markup.number(width)), ("fill", fill),
+      ("stroke-linejoin", "round"),
     ]
     if let dash { a.append(("stroke-dasharray", dash)) }
     if let opacity { a.append(("fill-opacity", Markup.number(opacity))) }
-    body.append("<\(closed ? "polygon" : "polyline")\(Self.attributes(a))/>")
+    let element = closed ? "polygon" : "polyline"
+    body.append(
+      "<\(element) points=\"\(String(decoding: list, as: UTF8.self))\"\(Self.attributes(a))/>")
   }
 
   mutating func circle(

@@ -109,10 +109,12 @@ public enum ReportFiles {
   public static func writeScenario(
     _ run: ScenarioRun, resources: ReplayResources, to folder: URL, events: Bool = false
   ) throws -> RunReport.Entry {
+    // Named as files: a URL left to find out stats the path.
+    func file(_ name: String) -> URL { folder.appendingPathComponent(name, isDirectory: false) }
     if events {
       try ReportWriter.write(
         run.world.simulation.log.jsonLinesData,
-        to: folder.appendingPathComponent("events.jsonl"))
+        to: file("events.jsonl"))
     }
     // A replay stopped for its event budget did not reach its end: no analyses.
     let report =
@@ -121,23 +123,23 @@ public enum ReportFiles {
       : try ScenarioReport(input: ReportInput(run), context: run.world.geos, resources: resources)
     let json = report.json
     let markdown = report.markdown()
-    try ReportWriter.write(json.jsonText + "\n", to: folder.appendingPathComponent("report.json"))
-    try ReportWriter.write(markdown, to: folder.appendingPathComponent("report.md"))
+    try ReportWriter.write(json.jsonText + "\n", to: file("report.json"))
+    try ReportWriter.write(markdown, to: file("report.md"))
     var figures: [(String, String)] = []
     if let map = report.mapSVG() { figures.append(("map.svg", map)) }
     if let latency = report.latencySVG() { figures.append(("latency.svg", latency)) }
-    for (file, svg) in figures {
-      try ReportWriter.write(svg, to: folder.appendingPathComponent(file))
+    for (name, svg) in figures {
+      try ReportWriter.write(svg, to: file(name))
     }
     // A figure an earlier replay drew and this one does not must not sit beside its report.
-    for file in ["map.svg", "latency.svg"] where !figures.contains(where: { $0.0 == file }) {
-      unlink(folder.appendingPathComponent(file).path)
+    for name in ["map.svg", "latency.svg"] where !figures.contains(where: { $0.0 == name }) {
+      unlink(file(name).path)
     }
     try ReportWriter.write(
       ReplayViewer(run: run, report: report).html(),
-      to: folder.appendingPathComponent("index.html"))
+      to: file("index.html"))
     try ReportWriter.write(
-      run.result.json.jsonText + "\n", to: folder.appendingPathComponent("result.json"))
+      run.result.json.jsonText + "\n", to: file("result.json"))
     return RunReport.Entry(
       summary: report.summary, json: json, markdown: markdown, figures: figures)
   }
