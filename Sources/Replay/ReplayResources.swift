@@ -91,10 +91,11 @@ public final class ReplayResources: Sendable {
   }
 
   /// The trajectory through `samples` (`Trajectory(_:)`), built once per process for the
-  /// same samples: a sweep's worlds that share a trace follow one.
+  /// same samples: a sweep's worlds that share a trace follow one, and a replay's reports
+  /// measure against the one its phone followed.
   ///
   /// - Throws: `DeviceError` for samples that make no trajectory.
-  func trajectory(_ samples: [TrajectorySample]) throws -> Trajectory {
+  public func trajectory(_ samples: [TrajectorySample]) throws -> Trajectory {
     if let trajectory = trajectories.withLock({ $0[samples] }) { return trajectory }
     let trajectory = try Trajectory(samples)
     trajectories.withLock { $0[samples] = trajectory }

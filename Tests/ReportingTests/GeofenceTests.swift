@@ -320,4 +320,15 @@ private final class Log {
     let again = try GeofenceReport(input: ReportInput(run), context: GEOSContext())
     #expect(again.json.jsonText == report.json.jsonText)
   }
+
+  @Test func theTrajectoryThePhoneFollowedGivesTheReportSolvingItAgainGives() throws {
+    let resources = ReplayResources()
+    let run = try replayShipped(
+      "arrival-alarm/tunnel-approach-corrected.scenario.json", resources: resources)
+    let followed = try GeofenceReport(
+      input: ReportInput(run), context: GEOSContext(), resources: resources)
+    let solved = try GeofenceReport(input: ReportInput(run), context: GEOSContext())
+    #expect(followed.summary.trueCrossings > 0)
+    #expect(followed.json.jsonText == solved.json.jsonText)
+  }
 }

@@ -2,6 +2,7 @@ import Device
 import Foundation
 import Geo
 import Referee
+import Replay
 import SimKernel
 
 /// How accurately the phone's geofences answered the true trajectory: every monitored region
@@ -178,11 +179,16 @@ public struct GeofenceReport {
   /// Over all fences.
   public let summary: Summary
 
-  /// Analyses `input`, using `context` for GEOS.
+  /// Analyses `input`, using `context` for GEOS; with `resources`, the true trajectory is the
+  /// one they built for the replay's phone, not solved again.
   ///
   /// - Throws: `GeoError` if GEOS fails.
-  public init(input: ReportInput, context: GEOSContext) throws {
-    try self.init(events: input.events, trueSamples: input.trueSamples, context: context)
+  public init(input: ReportInput, context: GEOSContext, resources: ReplayResources? = nil) throws {
+    let samples = input.trueSamples
+    try self.init(
+      events: input.events, trueSamples: samples,
+      trajectory: try? resources.map { try $0.trajectory(samples) } ?? Trajectory(samples),
+      context: context)
   }
 
   /// Analyses an event log against the true trajectory, using `context` for GEOS.
@@ -191,10 +197,20 @@ public struct GeofenceReport {
   public init(events: [LogEntry], trueSamples samples: [TrajectorySample], context: GEOSContext)
     throws
   {
+    try self.init(
+      events: events, trueSamples: samples, trajectory: try? Trajectory(samples),
+      context: context)
+  }
+
+  /// Analyses an event log against the true trajectory through `samples` (`nil` when they
+  /// make none), using `context` for GEOS.
+  private init(
+    events: [LogEntry], trueSamples samples: [TrajectorySample], trajectory: Trajectory?,
+    context: GEOSContext
+  ) throws {
     let reader = FenceReader(events)
     fences = reader.fences
     let track = TrueTrack(samples.map { .init(time: $0.time, coordinate: $0.coordinate) })
-    let trajectory = try? Trajectory(samples)
     let endOfReplay = max(
       samples.last?.time ?? .zero, events.last?.time ?? .zero)
 

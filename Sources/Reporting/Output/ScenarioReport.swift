@@ -49,7 +49,7 @@ public struct ScenarioReport {
     status = .complete
     result = input.result
     error = nil
-    geofence = try GeofenceReport(input: input, context: context)
+    geofence = try GeofenceReport(input: input, context: context, resources: resources)
     search = SearchReport(input: input, resources: resources)
     var summary = ScenarioSummary(
       name: name, file: input.scenario.file, expectedOutcome: input.scenario.expectedOutcome,
