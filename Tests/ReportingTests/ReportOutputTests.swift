@@ -4,6 +4,7 @@ import Geo
 import JSON
 import ReferenceAppCatalog
 import Replay
+import SimKernel
 import Testing
 
 @testable import Reporting
@@ -346,6 +347,27 @@ private func rootElement(of text: String) -> Result<String, any Error> {
         Markup.number(x) == formatted(x) || (formatted(x) == "-0" && Markup.number(x) == "0"),
         "\(x)")
     }
+  }
+
+  @Test("a map's degree label has the digits four-decimal formatting gives, zeros dropped")
+  func degreeLabelsMatchTheirFormattedDigits() {
+    func formatted(_ x: Double) -> String {
+      var text = String(format: "%.4f", x)
+      while text.hasSuffix("0") { text.removeLast() }
+      if text.hasSuffix(".") { text.removeLast() }
+      return text
+    }
+    // Seeded: degrees of every size a map may show, and values on and beside the half
+    // ten-thousandths, where rounding turns.
+    var random = RandomStream(seed: 4)
+    var values: [Double] = [0, -0.0, -0.00001, 0.00005, 0.00015, 139.7655, -35.00005, 180, -180]
+    for _ in 0..<20_000 {
+      let x = Double.random(in: -400...400, using: &random)
+      let half = ((x * 10_000).rounded(.down) + 0.5) / 10_000
+      values += [x, half, half.nextUp, half.nextDown, (x * 1_000).rounded() / 1_000]
+    }
+    values += [.nan, .infinity, 3e9]
+    for x in values { #expect(MapFrame.label(x) == formatted(x), "\(x)") }
   }
 
   @Test func textInATableCellKeepsToItsCell() {

@@ -86,18 +86,22 @@ enum Markup {
     // of it would print these same digits.
     let cents = Int64(hundredths)
     if cents < 0 { out.append(UInt8(ascii: "-")) }
-    var whole = cents.magnitude / 100
-    let start = out.count
-    repeat {
-      out.append(UInt8(ascii: "0") + UInt8(whole % 10))
-      whole /= 10
-    } while whole > 0
-    out[start...].reverse()
+    writeDigits(cents.magnitude / 100, to: &out)
     let fraction = cents.magnitude % 100
     guard fraction > 0 else { return }
     out.append(UInt8(ascii: "."))
     out.append(UInt8(ascii: "0") + UInt8(fraction / 10))
     if fraction % 10 > 0 { out.append(UInt8(ascii: "0") + UInt8(fraction % 10)) }
+  }
+
+  /// Appends the decimal digits of `n`.
+  static func writeDigits(_ n: UInt64, to out: inout [UInt8]) {
+    var unit: UInt64 = 1
+    while unit <= n / 10 { unit *= 10 }
+    repeat {
+      out.append(UInt8(ascii: "0") + UInt8(n / unit % 10))
+      unit /= 10
+    } while unit > 0
   }
 
   /// A number of 10¹² or more (already rounded to hundredths), as "%.2f" without trailing
@@ -129,7 +133,16 @@ struct SVGDocument {
   }
 
   private static func attributes(_ pairs: [(String, String)]) -> String {
-    pairs.map { " \($0.0)=\"\(Markup.escape($0.1))\"" }.joined()
+    var text = ""
+    text.reserveCapacity(pairs.reduce(0) { $0 + $1.0.utf8.count + $1.1.utf8.count + 4 })
+    for (name, value) in pairs {
+      text += " "
+      text += name
+      text += "=\""
+      text += Markup.escape(value)
+      text += "\""
+    }
+    return text
   }
 
   mutating func line(

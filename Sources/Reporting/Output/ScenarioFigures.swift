@@ -335,13 +335,13 @@ struct MapFrame {
       guard let c = try? Coordinate(latitude: sw.latitude, longitude: lon) else { continue }
       let x = point(c).0
       svg.line(x, margin.top, x, bottom, stroke: "#eeeeee")
-      svg.text(x, bottom + 16, label(lon), size: 10, anchor: "middle")
+      svg.text(x, bottom + 16, Self.label(lon), size: 10, anchor: "middle")
     }
     for lat in niceTicks(sw.latitude, ne.latitude, count: 6) {
       guard let c = try? Coordinate(latitude: lat, longitude: sw.longitude) else { continue }
       let y = point(c).1
       svg.line(margin.left, y, margin.left + plotW, y, stroke: "#eeeeee")
-      svg.text(margin.left - 6, y + 4, label(lat), size: 10, anchor: "end")
+      svg.text(margin.left - 6, y + 4, Self.label(lat), size: 10, anchor: "end")
     }
     svg.text(margin.left + plotW / 2, height - 12, "longitude (°)", size: 12, anchor: "middle")
     svg.text(18, margin.top + plotH / 2, "latitude (°)", size: 12, anchor: "middle", rotate: -90)
@@ -360,10 +360,36 @@ struct MapFrame {
       size: 10, anchor: "middle")
   }
 
-  private func label(_ degrees: Double) -> String {
-    var text = String(format: "%.4f", degrees)
-    while text.hasSuffix("0") { text.removeLast() }
-    if text.hasSuffix(".") { text.removeLast() }
-    return text
+  /// `degrees` as "%.4f" prints it, without trailing zeros or a trailing point.
+  static func label(_ degrees: Double) -> String {
+    // The ten-thousandths rounded from the product are "%.4f"'s unless the product lies by a
+    // tie, where its own rounding could decide (an ulp of it is below 10⁻⁹ up to 10⁶ degrees).
+    let product = degrees * 10_000
+    let tie = product.rounded(.down) + 0.5
+    guard abs(product) < 1e12, abs(product - tie) > 1e-6 else {
+      var text = String(format: "%.4f", degrees)
+      while text.hasSuffix("0") { text.removeLast() }
+      if text.hasSuffix(".") { text.removeLast() }
+      return text
+    }
+    let units = UInt64(abs(product.rounded()))
+    var text: [UInt8] = degrees.sign == .minus ? [UInt8(ascii: "-")] : []
+    Markup.writeDigits(units / 10_000, to: &text)
+    var fraction = units % 10_000
+    if fraction > 0 {
+      var places = 4
+      while fraction % 10 == 0 {
+        fraction /= 10
+        places -= 1
+      }
+      text.append(UInt8(ascii: "."))
+      var unit: UInt64 = 1
+      for _ in 1..<places { unit *= 10 }
+      repeat {
+        text.append(UInt8(ascii: "0") + UInt8(fraction / unit % 10))
+        unit /= 10
+      } while unit > 0
+    }
+    return String(decoding: text, as: UTF8.self)
   }
 }
