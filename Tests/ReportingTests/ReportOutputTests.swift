@@ -370,6 +370,27 @@ private func rootElement(of text: String) -> Result<String, any Error> {
     for x in values { #expect(MapFrame.label(x) == formatted(x), "\(x)") }
   }
 
+  @Test("a scenario's sections go one level deeper, line by line as Swift splits the text")
+  func demotingTakesLinesAsCharacters() {
+    func characterwise(_ markdown: String) -> String {
+      markdown.split(separator: "\n", omittingEmptySubsequences: false).map { line in
+        line.hasPrefix("#") ? "#" + line : String(line)
+      }.joined(separator: "\n")
+    }
+    let pieces = ["# ", "## 東京", "\n", "\r\n", "\r", "#\u{20E3} keycap", "#", "text", "\n\u{301}"]
+    var random = RandomStream(seed: 9)
+    var texts = ["", "\n", "# a", "# a\n", "a\n# b\r\n# c\n\n#"]
+    for _ in 0..<2_000 {
+      texts.append(
+        (0..<Int.random(in: 1...8, using: &random)).map { _ in
+          pieces.randomElement(using: &random)!
+        }.joined())
+    }
+    for text in texts {
+      #expect(ScenarioReport.demoted(text) == characterwise(text), "\(text.debugDescription)")
+    }
+  }
+
   @Test func textInATableCellKeepsToItsCell() {
     #expect(Markup.tableCell("plain 東京") == "plain 東京")
     #expect(Markup.tableCell("a | b\nc") == "a \\| b c")

@@ -196,9 +196,30 @@ public struct ScenarioReport {
 
   /// `markdown` with every heading one level deeper (its sections sit under the scenario's).
   static func demoted(_ markdown: String) -> String {
-    markdown.split(separator: "\n", omittingEmptySubsequences: false).map { line in
-      line.hasPrefix("#") ? "#" + line : String(line)
-    }.joined(separator: "\n")
+    // Lines are found by their bytes: a line feed is a character of its own, unless it ends a
+    // carriage return's (one character, "\r\n"). A line whose first byte is "#" starts with
+    // the character "#" unless a mark combines with it, which its own text tells.
+    let bytes = Array(markdown.utf8)
+    var out: [UInt8] = []
+    out.reserveCapacity(bytes.count + 64)
+    var start = 0
+    while start <= bytes.count {
+      var end = start
+      while end < bytes.count,
+        bytes[end] != UInt8(ascii: "\n") || (end > start && bytes[end - 1] == UInt8(ascii: "\r"))
+      {
+        end += 1
+      }
+      if end > start, bytes[start] == UInt8(ascii: "#"),
+        String(decoding: bytes[start..<end], as: UTF8.self).first == "#"
+      {
+        out.append(UInt8(ascii: "#"))
+      }
+      out.append(contentsOf: bytes[start..<end])
+      if end < bytes.count { out.append(UInt8(ascii: "\n")) }
+      start = end + 1
+    }
+    return String(decoding: out, as: UTF8.self)
   }
 
   /// The map figure of a complete replay.
