@@ -16,8 +16,11 @@ import SimKernel
 /// wait (a stream's next element, a sleep, a framework answer) holds the objects it uses, and
 /// they hold the phone, so a task that is never resumed keeps the whole world in memory.
 public final class AppRunLoop {
-  /// The phone owns its run loop, so it outlives it.
+  /// The phone owns its run loop, so it outlives it (and its simulation and process too: no
+  /// reference counting on the path every queued job takes).
   private unowned(unsafe) let phone: Phone
+  private unowned(unsafe) let simulation: Simulation
+  private unowned(unsafe) let process: AppProcess
   /// Timers, sleeps and waits: the work that can be cancelled (``AppWorkItem``), until it runs,
   /// is cancelled or ends with the process; a timer or a sleep that came due stays here, as
   /// `queued`, until it runs.
@@ -34,8 +37,9 @@ public final class AppRunLoop {
   /// never runs while the world runs, and waits, listed, for the end of the process or of the
   /// world, as the other queued work does.
   private var stranded: [ReadyWork] = []
-  /// The handler of the queued work's kernel events, made on first use.
+  /// The handler of the queued work's kernel events, made on first use, and its identifier.
   private var readyEvents: ReadyEvents?
+  private var readyHandler: HandlerID?
   /// What ended processes left behind — their queued code and the endings of their waits —
   /// kept for ``shutDown()``: it never runs while the world runs.
   private var leftBehind: [() -> Void] = []
@@ -53,6 +57,8 @@ public final class AppRunLoop {
 
   init(phone: Phone) {
     self.phone = phone
+    self.simulation = phone.simulation
+    self.process = phone.process
   }
 
   /// The phone this run loop belongs to.
@@ -81,11 +87,11 @@ public final class AppRunLoop {
   private func queue(_ body: ReadyWork.Body, _ label: String) {
     Phone.requireCurrent(phone, doing: label)
     nextItem += 1
-    let now = phone.simulation.now
+    let now = simulation.now
     makeReady(
       ReadyWork(
         item: nextItem, work: PendingAppWork(kind: .queued, label: label, queuedAt: now, due: now),
-        generation: phone.process.generation, body: body))
+        generation: process.generation, body: body))
   }
 
   /// Adds `work` to the queue, with its kernel event at the current instant (the call into the
@@ -93,13 +99,18 @@ public final class AppRunLoop {
   private func makeReady(_ work: ReadyWork) {
     let ticket = readyBase + ready.count
     ready.append(work)
-    let simulation = phone.simulation
-    let events = readyEvents ?? simulation.register { ReadyEvents(self, id: $0) }
-    readyEvents = events
+    let handler = readyHandler ?? makeReadyEvents()
     checkedScheduling {
       try simulation.schedule(
-        at: simulation.now, handler: events.id, code: 0, argument: Int64(ticket))
+        at: simulation.now, handler: handler, code: 0, argument: Int64(ticket))
     }
+  }
+
+  private func makeReadyEvents() -> HandlerID {
+    let events = simulation.register { ReadyEvents(self, id: $0) }
+    readyEvents = events
+    readyHandler = events.id
+    return events.id
   }
 
   /// The turn of the work with `ticket` came: as for any call into the app, it runs now, or when
@@ -204,7 +215,6 @@ public final class AppRunLoop {
       // Item 0 is never registered: the handle is of work that is not pending.
       return AppWorkItem(runLoop: self, item: 0, event: nil)
     }
-    let simulation = phone.simulation
     let due = delay.flatMap(Self.instant(after: simulation.now))
     let item = register(kind, label, due: due)
     endings[item] = end
@@ -218,7 +228,7 @@ public final class AppRunLoop {
           self.endings[item] = nil
           self.makeReady(
             ReadyWork(
-              item: item, work: nil, generation: self.phone.process.generation,
+              item: item, work: nil, generation: self.process.generation,
               body: .code(body)))
         }
       }
@@ -322,14 +332,14 @@ public final class AppRunLoop {
   fileprivate func finish(_ item: Int, event: EventHandle?) {
     guard items.removeValue(forKey: item) != nil else { return }
     endings[item] = nil
-    if let event { phone.simulation.cancel(event) }
+    if let event { simulation.cancel(event) }
   }
 
   private func register(_ kind: PendingAppWork.Kind, _ label: String, due: SimTime?) -> Int {
     Phone.requireCurrent(phone, doing: label)
     nextItem += 1
     items[nextItem] = PendingAppWork(
-      kind: kind, label: label, queuedAt: phone.simulation.now, due: due)
+      kind: kind, label: label, queuedAt: simulation.now, due: due)
     return nextItem
   }
 
