@@ -339,6 +339,27 @@ private func string(_ v: JSONValue?) -> String? {
     #expect(try viewer(path) == viewer(path))
   }
 
+  @Test func theEventListTakenFromTheLogAsWrittenIsTheOneWrittenAgain() throws {
+    let run = try replayShipped(
+      "arrival-alarm/train-to-shinagawa-modern.scenario.json", resources: resources)
+    let report = try ScenarioReport(
+      input: ReportInput(run), context: run.world.geos, resources: resources)
+    let written = [UInt8](run.world.simulation.log.jsonLinesData)
+    func page(eventLimit: Int, jsonLines: [UInt8]?) throws -> Data {
+      try ReplayViewer(run: run, report: report, eventLimit: eventLimit, jsonLines: jsonLines)
+        .html()
+    }
+    let entries = run.log.entries.count
+    try #require(entries > 100)
+    for limit in [entries, 50] {
+      let again = try page(eventLimit: limit, jsonLines: nil)
+      #expect(try page(eventLimit: limit, jsonLines: written) == again)
+      // Text with too few lines is not used: the lines are written again.
+      let short = Array(written.prefix(through: written.firstIndex(of: UInt8(ascii: "\n"))!))
+      #expect(try page(eventLimit: limit, jsonLines: short) == again)
+    }
+  }
+
   @Test func theScenarioFolderHoldsTheViewerAndTheRunPageLinksIt() throws {
     #expect(ReportFiles.scenarioFiles.contains("index.html"))
     let run = try replayShipped(

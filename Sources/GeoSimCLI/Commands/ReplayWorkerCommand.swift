@@ -1,4 +1,5 @@
 import ArgumentParser
+import Errors
 import Foundation
 import Replay
 import Reporting
@@ -128,8 +129,10 @@ struct ReplayWorkerCommand: ToolCommand {
       scenario, catalog: tool.apps, resources: resources, seed: seed,
       eventLimit: budget.eventLimit, eventSink: events.append)
     try events.close()
+    // The log as written, for the viewer's event list (which would otherwise write it again).
+    let eventLines = try? readFileContents(atPath: eventsURL.path)
     do {
-      try ReportFiles.writeScenario(run, resources: resources, to: folder)
+      try ReportFiles.writeScenario(run, resources: resources, to: folder, eventLines: eventLines)
     } catch let error as ReportWriteError {
       throw OutputFailure(error.description)
     }

@@ -101,20 +101,24 @@ public enum ReportFiles {
   }
 
   /// Writes a scenario's report into `folder`: `report.json`, `report.md`, its figures, the
-  /// replay viewer `index.html`, and `result.json` last (its presence says the scenario finished). With `events`, writes the
-  /// event log as `events.jsonl` first.
+  /// replay viewer `index.html`, and `result.json` last (its presence says the scenario
+  /// finished). With `events`, writes the event log as `events.jsonl` first; a caller that
+  /// wrote it itself (as the replay ran) passes its text as `eventLines`, and the viewer takes
+  /// its event lines from there instead of writing them again.
   ///
   /// - Returns: the scenario's part of its run's report.
   @discardableResult
   public static func writeScenario(
-    _ run: ScenarioRun, resources: ReplayResources, to folder: URL, events: Bool = false
+    _ run: ScenarioRun, resources: ReplayResources, to folder: URL, events: Bool = false,
+    eventLines: [UInt8]? = nil
   ) throws -> RunReport.Entry {
     // Named as files: a URL left to find out stats the path.
     func file(_ name: String) -> URL { folder.appendingPathComponent(name, isDirectory: false) }
+    var eventLines = eventLines
     if events {
-      try ReportWriter.write(
-        run.world.simulation.log.jsonLinesData,
-        to: file("events.jsonl"))
+      let text = run.world.simulation.log.jsonLinesData
+      try ReportWriter.write(text, to: file("events.jsonl"))
+      eventLines = [UInt8](text)
     }
     // A replay stopped for its event budget did not reach its end: no analyses.
     let report =
@@ -136,7 +140,7 @@ public enum ReportFiles {
       unlink(file(name).path)
     }
     try ReportWriter.write(
-      ReplayViewer(run: run, report: report).html(),
+      ReplayViewer(run: run, report: report, jsonLines: eventLines).html(),
       to: file("index.html"))
     try ReportWriter.write(
       run.result.json.jsonText + "\n", to: file("result.json"))

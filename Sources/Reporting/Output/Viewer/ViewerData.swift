@@ -59,12 +59,15 @@ struct ViewerData {
     return .array(out)
   }
 
+  /// The data of `run`'s viewer; `jsonLines`, when given, is its log as `events.jsonl` holds
+  /// it, whose lines the event list takes instead of writing them again.
   init(
     run: ScenarioRun, report: ScenarioReport, borders: [CountryBorderRing],
-    eventLimit: Int = Self.eventLimit
+    eventLimit: Int = Self.eventLimit, jsonLines: [UInt8]? = nil
   ) {
-    members = Builder(run: run, report: report, borders: borders, eventLimit: eventLimit)
-      .document()
+    members = Builder(
+      run: run, report: report, borders: borders, eventLimit: eventLimit, jsonLines: jsonLines
+    ).document()
   }
 
   /// Appends the document as compact JSON with its keys sorted: the bytes `JSONValue.jsonText`
@@ -154,10 +157,11 @@ struct EventList {
   /// The lines without their newlines, one after the other; an item's line ends at its `end`.
   private var lines: [UInt8] = []
 
-  /// The list of `entries`.
-  init(_ entries: ArraySlice<LogEntry>) {
+  /// The list of `entries`. `jsonLines`, when given, is the JSON Lines text of the whole log
+  /// the entries begin (its `events.jsonl`, as ``EventLog/writeJSONLine(_:to:)`` wrote it): the
+  /// lines are taken from there instead of made again, unless it holds fewer lines.
+  init(_ entries: ArraySlice<LogEntry>, jsonLines: [UInt8]? = nil) {
     var index: [String: Int] = [:]
-    var text = JSONBuffer(capacity: entries.count * 200)
     items.reserveCapacity(entries.count)
     for e in entries {
       let source = e.source
@@ -169,11 +173,43 @@ struct EventList {
         index[source] = s
         sources.append(source)
       }
+      items.append((Builder.seconds(e.time), s, e.event, 0))
+    }
+    if let jsonLines, Self.take(items.count, linesOf: jsonLines, into: &self) { return }
+    var text = JSONBuffer(capacity: entries.count * 200)
+    for (i, e) in zip(items.indices, entries) {
       EventLog.writeJSONLine(e, to: &text)
       text.removeLast(1)
-      items.append((Builder.seconds(e.time), s, e.event, text.count))
+      items[i].end = text.count
     }
     lines = text.bytes
+  }
+
+  /// Takes the first `count` lines of `text` as the items' lines; `false` (and nothing taken)
+  /// when it holds fewer.
+  private static func take(_ count: Int, linesOf text: [UInt8], into list: inout EventList)
+    -> Bool
+  {
+    var lines: [UInt8] = []
+    lines.reserveCapacity(text.count)
+    var ends: [Int] = []
+    ends.reserveCapacity(count)
+    text.withUnsafeBufferPointer { text in
+      guard let base = text.baseAddress else { return }
+      var start = 0
+      while ends.count < count, start < text.count,
+        let newline = memchr(base + start, Int32(UInt8(ascii: "\n")), text.count - start)
+      {
+        let end = UnsafePointer(newline.assumingMemoryBound(to: UInt8.self)) - base
+        lines.append(contentsOf: UnsafeBufferPointer(rebasing: text[start..<end]))
+        ends.append(lines.count)
+        start = end + 1
+      }
+    }
+    guard ends.count == count else { return false }
+    for i in ends.indices { list.items[i].end = ends[i] }
+    list.lines = lines
+    return true
   }
 
   /// Appends the list, `[[t, source, event, line], …]`.
@@ -416,6 +452,7 @@ private struct Builder {
   let report: ScenarioReport
   let borders: [CountryBorderRing]
   let eventLimit: Int
+  let jsonLines: [UInt8]?
 
   var entries: [LogEntry] { run.log.entries }
   var scenario: Scenario { run.scenario }
@@ -549,7 +586,7 @@ private struct Builder {
     data["places"] = places(projection)
     data["layers"] = layers(projection, tolerance: tolerance)
     text["borders"] = projection.borders(borders)
-    let events = EventList(entries.prefix(eventLimit))
+    let events = EventList(entries.prefix(eventLimit), jsonLines: jsonLines)
     data["sources"] = .array(events.sources.map(JSONValue.string))
     data["eventCount"] = .number(Double(entries.count))
     data["eventsEmbedded"] = .number(Double(min(entries.count, eventLimit)))
@@ -1178,12 +1215,17 @@ struct ReplayViewer {
   private let description: String
   private let end: Double
 
-  /// The viewer of `run`, with the analyses of its `report`.
+  /// The viewer of `run`, with the analyses of its `report`; `jsonLines`, when given, is the
+  /// run's log as its `events.jsonl` holds it.
   ///
   /// - Throws: `CloudError` when the shipped country borders cannot be read.
-  init(run: ScenarioRun, report: ScenarioReport, eventLimit: Int = ViewerData.eventLimit) throws {
+  init(
+    run: ScenarioRun, report: ScenarioReport, eventLimit: Int = ViewerData.eventLimit,
+    jsonLines: [UInt8]? = nil
+  ) throws {
     data = ViewerData(
-      run: run, report: report, borders: try CountryBorderRing.bundled(), eventLimit: eventLimit)
+      run: run, report: report, borders: try CountryBorderRing.bundled(), eventLimit: eventLimit,
+      jsonLines: jsonLines)
     name = run.scenario.name
     description = run.scenario.description
     end = max(run.scenario.duration, run.log.entries.last?.time.seconds ?? 0)
