@@ -194,6 +194,21 @@ private func weather(name: String, variant: String, expect: String = "pass") -> 
       !FileManager.default.fileExists(atPath: dir.appendingPathComponent("again/w/runs").path))
   }
 
+  @Test func aReplayAgainWithAnotherSeedReportsItsOwnResults() throws {
+    let dir = try folder(["a.scenario.json": weather(name: "w", variant: "corrected")])
+    #expect(try geosim(["replay", ".", "--out", "again", "--seed", "1"], in: dir).code == 0)
+    #expect(try geosim(["replay", ".", "--out", "again", "--seed", "2"], in: dir).code == 0)
+    #expect(try geosim(["replay", ".", "--out", "fresh", "--seed", "2"], in: dir).code == 0)
+    for file in ["results.json", "w/result.json", "w/report.json", "w/events.jsonl"] {
+      let again = try Data(contentsOf: dir.appendingPathComponent("again/\(file)"))
+      #expect(
+        again == (try Data(contentsOf: dir.appendingPathComponent("fresh/\(file)"))), "\(file)")
+      #expect(
+        String(decoding: again, as: UTF8.self).contains("\"seed\":\"2\"")
+          || file.hasSuffix(".jsonl"))
+    }
+  }
+
   @Test func badInputExitsTwoNamingTheFileAndPlaceAndReplaysNothing() throws {
     let good = weather(name: "good", variant: "corrected")
     let bad = weather(name: "bad", variant: "corrected")

@@ -43,8 +43,8 @@ struct WorkerPool: Sendable {
           "run": units[unit].run.map { .number(Double($0)) } ?? .null,
         ])
       },
-      // What the parent judges a unit by must be this replay's.
-      clear: { ReportFiles.clearResult(in: folder(units[$0])) },
+      // What the parent reads of a crashed unit must be this replay's.
+      clear: { ReportFiles.clearEvents(in: folder(units[$0])) },
       read: { readResult(units[$0]) },
       crashed: { crashResult(units[$0], ending: $1) },
       finished: { unit, _ in progress.finished(label(units[unit])) })

@@ -44,15 +44,15 @@ public enum ReportFiles {
     for file in ["events.jsonl"] + scenarioFiles { unlink(path + "/" + file) }
   }
 
-  /// Removes what the parent reads back to judge a unit, `result.json` and `events.jsonl`,
-  /// from the unit's `folder` before the unit starts: a worker that dies before writing them
-  /// must not leave the last replay's to be read as this one's. The unit's other files are
-  /// replaced as they are written (``ReportWriter`` leaves an unchanged one as it is),
-  /// ``writeScenario(_:resources:to:events:)`` removes a figure it does not draw again, and
-  /// after a crash the parent removes the rest.
-  public static func clearResult(in folder: URL) {
-    let path = folder.path
-    for file in ["result.json", "events.jsonl"] { unlink(path + "/" + file) }
+  /// Removes a unit's `events.jsonl` from its `folder` before the unit starts: a worker that
+  /// dies before opening its own must not leave the last replay's to be read as this one's
+  /// last events. (Its `result.json` stays: the parent reads it only once the worker has said
+  /// the unit is done, and the worker writes it last; an unchanged one is not even written
+  /// again.) The unit's other files are replaced as they are written (``ReportWriter`` leaves
+  /// an unchanged one as it is), ``writeScenario(_:resources:to:events:eventLines:)`` removes a
+  /// figure it does not draw again, and after a crash the parent removes the rest.
+  public static func clearEvents(in folder: URL) {
+    unlink(folder.path + "/events.jsonl")
   }
 
   /// Removes the per-run folders (`runs/<i>/`, for every `i` from `first` on) a scenario
