@@ -395,27 +395,39 @@ public struct JSONBuffer: ~Copyable {
       append(contentsOf: utf8)
       return append(UInt8(ascii: "\""))
     }
-    // Runs of bytes that need no escape are copied whole; only ASCII needs escapes, so the
-    // bytes of other scalars are copied as they are.
-    var run = 0
-    for (i, byte) in utf8.enumerated() where byte < 0x20 || byte == 0x22 || byte == 0x5C {
-      append(contentsOf: UnsafeBufferPointer(rebasing: utf8[run..<i]))
-      run = i + 1
-      append(UInt8(ascii: "\\"))
+    // Only ASCII needs escapes, so the bytes of other scalars are copied as they are. Each byte
+    // takes at most two bytes, but for a control character without a short escape ("\u00XX"),
+    // which makes room for its six.
+    reserve(utf8.count &* 2 &+ 1)
+    var out = base + length
+    for (i, byte) in utf8.enumerated() {
       switch byte {
-      case 0x22, 0x5C: append(byte)
-      case 0x0A: append(UInt8(ascii: "n"))
-      case 0x0D: append(UInt8(ascii: "r"))
-      case 0x09: append(UInt8(ascii: "t"))
-      default:
+      case 0x22, 0x5C:
+        out[0] = UInt8(ascii: "\\")
+        out[1] = byte
+        out += 2
+      case 0x0A, 0x0D, 0x09:
+        out[0] = UInt8(ascii: "\\")
+        out[1] =
+          byte == 0x0A ? UInt8(ascii: "n") : byte == 0x0D ? UInt8(ascii: "r") : UInt8(ascii: "t")
+        out += 2
+      case ..<0x20:
+        length = out - base
+        // Its six, at most two for each byte after it, and the closing quote.
+        reserve(6 &+ 2 &* (utf8.count &- i))
+        out = base + length
         let hex: StaticString = "0123456789abcdef"
-        append("u00")
-        append(hex.utf8Start[Int(byte >> 4)])
-        append(hex.utf8Start[Int(byte & 15)])
+        out.initialize(from: StaticString("\\u00").utf8Start, count: 4)
+        out[4] = hex.utf8Start[Int(byte >> 4)]
+        out[5] = hex.utf8Start[Int(byte & 15)]
+        out += 6
+      default:
+        out.pointee = byte
+        out += 1
       }
     }
-    append(contentsOf: UnsafeBufferPointer(rebasing: utf8[run...]))
-    append(UInt8(ascii: "\""))
+    out.pointee = UInt8(ascii: "\"")
+    length = out + 1 - base
   }
 
   /// Whether any of `bytes` is one a JSON string escapes: a control character, a quote or a

@@ -44,6 +44,23 @@ import Testing
     }
   }
 
+  /// Control characters escaped as six bytes each make the buffer grow in the middle of the
+  /// string, after any text already in it.
+  @Test(arguments: [0, 10, 63, 200])
+  func controlCharactersGrowTheBufferAsTheyAreWritten(_ before: Int) {
+    for s in [
+      String(repeating: "\u{1}", count: 100), String(repeating: "a\u{1F}\"é", count: 50),
+      "\"" + String(repeating: "\u{2}", count: 300) + "\n",
+    ] {
+      var text = String(repeating: "x", count: before)
+      JSONText.writeString(s, to: &text)
+      var buffer = JSONBuffer(capacity: 64)
+      buffer.append(utf8: String(repeating: "x", count: before))
+      buffer.writeString(s)
+      #expect(buffer.bytes == Array(text.utf8))
+    }
+  }
+
   @Test(arguments: [
     0, -0.0, 1, -1, 0.1, 35.681236, 139.76712500000001, 1.500000001, -12.5, 1e-7, 5e-324,
     999_999_999_999_999, 1e15, -1e15, 1e21, 1.7976931348623157e308, 86_399.999999999,
