@@ -101,10 +101,11 @@ public enum ReportFiles {
   }
 
   /// Writes a scenario's report into `folder`: `report.json`, `report.md`, its figures, the
-  /// replay viewer `index.html`, and `result.json` last (its presence says the scenario
-  /// finished). With `events`, writes the event log as `events.jsonl` first; a caller that
-  /// wrote it itself (as the replay ran) passes its text as `eventLines`, and the viewer takes
-  /// its event lines from there instead of writing them again.
+  /// replay viewer `index.html`, and `result.json` last (the scenario's other files are
+  /// complete once it is written). With `events`, writes the event log as `events.jsonl`
+  /// first; a caller that wrote it itself (as the replay ran) passes its text as
+  /// `eventLines`, and the viewer takes its event lines from there instead of writing them
+  /// again.
   ///
   /// - Returns: the scenario's part of its run's report.
   @discardableResult
