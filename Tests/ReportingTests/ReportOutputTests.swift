@@ -366,7 +366,13 @@ private func rootElement(of text: String) -> Result<String, any Error> {
       let half = ((x * 10_000).rounded(.down) + 0.5) / 10_000
       values += [x, half, half.nextUp, half.nextDown, (x * 1_000).rounded() / 1_000]
     }
-    values += [.nan, .infinity, 3e9]
+    // Far beyond a map's degrees too, where the product's own rounding is coarser.
+    for _ in 0..<2_000 {
+      let x = Double.random(in: 1e3...1e9, using: &random)
+      let half = ((x * 10_000).rounded(.down) + 0.5) / 10_000
+      values += [x, half, half.nextUp, half.nextDown]
+    }
+    values += [.nan, .infinity, 3e9, 1.0 / 32, -3.0 / 32]
     for x in values { #expect(MapFrame.label(x) == formatted(x), "\(x)") }
   }
 

@@ -363,10 +363,11 @@ struct MapFrame {
   /// `degrees` as "%.4f" prints it, without trailing zeros or a trailing point.
   static func label(_ degrees: Double) -> String {
     // The ten-thousandths rounded from the product are "%.4f"'s unless the product lies by a
-    // tie, where its own rounding could decide (an ulp of it is below 10⁻⁹ up to 10⁶ degrees).
+    // tie, where its own rounding could decide: below 10⁷ (a thousand degrees) the product is
+    // within 10⁻⁹ of the exact one.
     let product = degrees * 10_000
     let tie = product.rounded(.down) + 0.5
-    guard abs(product) < 1e12, abs(product - tie) > 1e-6 else {
+    guard abs(product) < 1e7, abs(product - tie) > 1e-6 else {
       var text = String(format: "%.4f", degrees)
       while text.hasSuffix("0") { text.removeLast() }
       if text.hasSuffix(".") { text.removeLast() }
