@@ -190,20 +190,29 @@ struct EventList {
   private static func take(_ count: Int, linesOf text: [UInt8], into list: inout EventList)
     -> Bool
   {
+    // The newlines first, then room for exactly the lines taken (a day's log holds more than
+    // the list embeds).
+    var newlines: [Int] = []
+    newlines.reserveCapacity(count)
     var lines: [UInt8] = []
-    lines.reserveCapacity(text.count)
     var ends: [Int] = []
-    ends.reserveCapacity(count)
     text.withUnsafeBufferPointer { text in
       guard let base = text.baseAddress else { return }
       var start = 0
-      while ends.count < count, start < text.count,
+      while newlines.count < count, start < text.count,
         let newline = memchr(base + start, Int32(UInt8(ascii: "\n")), text.count - start)
       {
-        let end = UnsafePointer(newline.assumingMemoryBound(to: UInt8.self)) - base
-        lines.append(contentsOf: UnsafeBufferPointer(rebasing: text[start..<end]))
+        newlines.append(UnsafePointer(newline.assumingMemoryBound(to: UInt8.self)) - base)
+        start = newlines.last! + 1
+      }
+      guard newlines.count == count else { return }
+      lines.reserveCapacity((newlines.last ?? 0) + 1 - count)
+      ends.reserveCapacity(count)
+      start = 0
+      for newline in newlines {
+        lines.append(contentsOf: UnsafeBufferPointer(rebasing: text[start..<newline]))
         ends.append(lines.count)
-        start = end + 1
+        start = newline + 1
       }
     }
     guard ends.count == count else { return false }
