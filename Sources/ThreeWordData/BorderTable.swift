@@ -6,16 +6,18 @@
 /// (latitudes) in degrees, the last of them the closing repeat. So vertex `e` to `e + 1` is an
 /// edge unless `e + 1` starts a ring.
 package struct BorderTable: Equatable, Sendable {
-  package var ringCodes: [UInt8]
-  package var ringStart: [Int32]
-  package var x: [Double]
-  package var y: [Double]
+  package var ringCodes: Column<UInt8>
+  package var ringStart: Column<Int32>
+  package var x: Column<Double>
+  package var y: Column<Double>
 
   /// The number of rings.
   package var count: Int { ringStart.count - 1 }
 
   /// Tables as they were built (read back from a table file, whose reader checks their shape).
-  package init(ringCodes: [UInt8], ringStart: [Int32], x: [Double], y: [Double]) {
+  package init(
+    ringCodes: Column<UInt8>, ringStart: Column<Int32>, x: Column<Double>, y: Column<Double>
+  ) {
     self.ringCodes = ringCodes
     self.ringStart = ringStart
     self.x = x
@@ -120,6 +122,7 @@ package struct BorderTable: Equatable, Sendable {
       y.append(Double(numbers[1]) / 1_000)
       ringStart.append(Int32(x.count))
     }
-    self.init(ringCodes: ringCodes, ringStart: ringStart, x: x, y: y)
+    self.init(
+      ringCodes: Column(ringCodes), ringStart: Column(ringStart), x: Column(x), y: Column(y))
   }
 }

@@ -16,17 +16,18 @@ package struct CountryGrid: Equatable, Sendable {
   /// `entryEdgeStart`; entry `e` owns `edges[entryEdgeStart[e] ..< entryEdgeStart[e + 1]]`
   /// (each the number of an edge's first vertex). `cellFill` is the country holding a cell
   /// without edges of it (−1 for none).
-  package var cellStart: [Int32]
-  package var cellFill: [Int16]
-  package var entryCountry: [Int16]
-  package var entryInside: [Bool]
-  package var entryEdgeStart: [Int32]
-  package var edges: [Int32]
+  package var cellStart: Column<Int32>
+  package var cellFill: Column<Int16>
+  package var entryCountry: Column<Int16>
+  package var entryInside: Column<Bool>
+  package var entryEdgeStart: Column<Int32>
+  package var edges: Column<Int32>
 
   /// Tables as they were built (read back from a table file, whose reader checks their shape).
   package init(
-    codes: [String], cellStart: [Int32], cellFill: [Int16], entryCountry: [Int16],
-    entryInside: [Bool], entryEdgeStart: [Int32], edges: [Int32]
+    codes: [String], cellStart: Column<Int32>, cellFill: Column<Int16>,
+    entryCountry: Column<Int16>, entryInside: Column<Bool>, entryEdgeStart: Column<Int32>,
+    edges: Column<Int32>
   ) {
     self.codes = codes
     self.cellStart = cellStart
@@ -202,8 +203,9 @@ package struct CountryGrid: Equatable, Sendable {
       }
     }
     self.init(
-      codes: codes, cellStart: cellStart, cellFill: cellFill, entryCountry: entryCountry,
-      entryInside: entryInside, entryEdgeStart: entryEdgeStart, edges: cellEdges)
+      codes: codes, cellStart: Column(cellStart), cellFill: Column(cellFill),
+      entryCountry: Column(entryCountry), entryInside: Column(entryInside),
+      entryEdgeStart: Column(entryEdgeStart), edges: Column(cellEdges))
   }
 
   // Truncation toward zero rounds down where it matters: below 0 both clamp to column 0.

@@ -8,26 +8,31 @@ import Geo
 /// `japanese[japaneseStart[i] ..< japaneseStart[i + 1]]` (empty where the data has none), and
 /// lies at (`latitude[i]`, `longitude[i]`) in degrees.
 package struct PlaceTable: Equatable, Sendable {
-  package var names: [UInt8]
-  package var nameStart: [Int32]
-  package var japanese: [UInt8]
-  package var japaneseStart: [Int32]
-  package var latitude: [Double]
-  package var longitude: [Double]
+  package var names: Column<UInt8>
+  package var nameStart: Column<Int32>
+  package var japanese: Column<UInt8>
+  package var japaneseStart: Column<Int32>
+  package var latitude: Column<Double>
+  package var longitude: Column<Double>
   /// Places farther than this from a point, in metres along the geodesic, are not near it.
   package static let nearRadius = 100_000.0
 
   /// Per grid cell: whether some place may lie within ``nearRadius`` of a point in the cell (a
   /// superset), so that far from places the places need not be searched at all.
-  package var near: [Bool]
+  package var near: Column<Bool>
+
+  /// The places' point index (insertion index `i` is place `i`), as built: the gazetteer's
+  /// nearest-place search reads it back instead of building it in every process.
+  package var index: PointIndexLayout
 
   /// The number of places.
   package var count: Int { latitude.count }
 
   /// Tables as they were built (read back from a table file, whose reader checks their shape).
   package init(
-    names: [UInt8], nameStart: [Int32], japanese: [UInt8], japaneseStart: [Int32],
-    latitude: [Double], longitude: [Double], near: [Bool]
+    names: Column<UInt8>, nameStart: Column<Int32>, japanese: Column<UInt8>,
+    japaneseStart: Column<Int32>, latitude: Column<Double>, longitude: Column<Double>,
+    near: Column<Bool>, index: PointIndexLayout
   ) {
     self.names = names
     self.nameStart = nameStart
@@ -36,12 +41,13 @@ package struct PlaceTable: Equatable, Sendable {
     self.latitude = latitude
     self.longitude = longitude
     self.near = near
+    self.index = index
   }
 
   /// No places.
   package static let empty = PlaceTable(
     names: [], nameStart: [0], japanese: [], japaneseStart: [0], latitude: [], longitude: [],
-    near: [])
+    near: [], index: PointIndex<Int32>([]).layout)
 
   /// Place `i`'s name.
   package func name(_ i: Int) -> String {
@@ -64,7 +70,12 @@ package struct PlaceTable: Equatable, Sendable {
   /// - Complexity: O(bytes), reading the UTF-8 in place.
   package init(placesUTF8 bytes: UnsafeBufferPointer<UInt8>) throws(ThreeWordDataError) {
     let tab = UInt8(ascii: "\t")
-    var table = PlaceTable.empty
+    var names: [UInt8] = []
+    var nameStart: [Int32] = [0]
+    var japanese: [UInt8] = []
+    var japaneseStart: [Int32] = [0]
+    var latitude: [Double] = []
+    var longitude: [Double] = []
     var lineNumber = 0
     var start = 0
     while start < bytes.count {
@@ -95,15 +106,23 @@ package struct PlaceTable: Equatable, Sendable {
         throw ThreeWordDataError(
           .invalidData, "places.tsv line \(lineNumber): expected name, ja, lat, lng")
       }
-      table.names.append(contentsOf: field(cuts.0, cuts.1 - 1))
-      table.nameStart.append(Int32(table.names.count))
-      table.japanese.append(contentsOf: field(cuts.1, cuts.2 - 1))
-      table.japaneseStart.append(Int32(table.japanese.count))
-      table.latitude.append(point.latitude)
-      table.longitude.append(point.longitude)
+      names.append(contentsOf: field(cuts.0, cuts.1 - 1))
+      nameStart.append(Int32(names.count))
+      japanese.append(contentsOf: field(cuts.1, cuts.2 - 1))
+      japaneseStart.append(Int32(japanese.count))
+      latitude.append(point.latitude)
+      longitude.append(point.longitude)
     }
-    table.near = Self.nearCells(latitudes: table.latitude, longitudes: table.longitude)
-    self = table
+    self.init(
+      names: Column(names), nameStart: Column(nameStart), japanese: Column(japanese),
+      japaneseStart: Column(japaneseStart), latitude: Column(latitude),
+      longitude: Column(longitude),
+      near: Column(Self.nearCells(latitudes: latitude, longitudes: longitude)),
+      index: PointIndex(
+        zip(latitude, longitude).enumerated().map { i, point in
+          (Coordinate(uncheckedLatitude: point.0, longitude: point.1), Int32(i))
+        }
+      ).layout)
   }
 
   /// The decimal as `Double(_:)` reads it, or `nil`.

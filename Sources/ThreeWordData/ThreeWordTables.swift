@@ -1,5 +1,6 @@
 import Errors
 import Foundation
+import Geo
 import JSON
 
 /// Everything the three-word service reads from its data folders, built once: the languages'
@@ -7,8 +8,8 @@ import JSON
 ///
 /// The package build writes the shipped folders' tables into the `Cloud` module's resources
 /// as two ``TableFile``s (``fileName``, and ``bordersFileName`` for the borders), by the
-/// `ThreeWordTablesPlugin`, so that a process loads them by copying their bytes instead of
-/// parsing and indexing the text.
+/// `ThreeWordTablesPlugin`, so that a process maps them and uses the tables where they lie
+/// instead of parsing and indexing the text.
 package struct ThreeWordTables: Equatable, Sendable {
   /// The table format this code writes and reads.
   package static let formatVersion: UInt32 = 1
@@ -115,6 +116,10 @@ package struct ThreeWordTables: Equatable, Sendable {
     file.append("places/latitude", places.latitude)
     file.append("places/longitude", places.longitude)
     file.append("places/near", places.near)
+    file.append("places/index/vectors", Column(places.index.vectors))
+    file.append("places/index/order", places.index.indices)
+    file.append("places/index/boxes", Column(places.index.boxes))
+    file.append("places/index/leafStarts", places.index.leafStarts)
     return file.encoded()
   }
 
@@ -126,7 +131,25 @@ package struct ThreeWordTables: Equatable, Sendable {
   package init(
     decoding bytes: [UInt8], borders: BorderTable, name: String
   ) throws(ThreeWordDataError) {
-    let file = try TableFile(decoding: bytes, version: Self.formatVersion, name: name)
+    try self.init(
+      file: TableFile(decoding: bytes, version: Self.formatVersion, name: name), borders: borders,
+      name: name)
+  }
+
+  /// Reads the tables written by ``encoded()`` to the file at `path`, as
+  /// ``init(decoding:borders:name:)`` does, but mapped: the tables are used where they lie in
+  /// the file, not copied.
+  ///
+  /// - Throws: ``ThreeWordDataError`` naming the file and the table that is damaged.
+  package init(
+    contentsOfFile path: String, borders: BorderTable, name: String
+  ) throws(ThreeWordDataError) {
+    try self.init(
+      file: TableFile(contentsOfFile: path, version: Self.formatVersion, name: name),
+      borders: borders, name: name)
+  }
+
+  private init(file: TableFile, borders: BorderTable, name: String) throws(ThreeWordDataError) {
     func damaged(_ table: String) -> ThreeWordDataError {
       ThreeWordDataError(.invalidData, "\(name): table \(table) does not fit the others")
     }
@@ -144,7 +167,7 @@ package struct ThreeWordTables: Equatable, Sendable {
       guard list.fits else { throw damaged(prefix + "*") }
       words[word] = list
     }
-    let codeBytes: [UInt8] = try file.table("grid/codes", in: name)
+    let codeBytes: Column<UInt8> = try file.table("grid/codes", in: name)
     guard codeBytes.count % 2 == 0 else { throw damaged("grid/codes") }
     let grid = CountryGrid(
       codes: stride(from: 0, to: codeBytes.count, by: 2).map {
@@ -164,17 +187,23 @@ package struct ThreeWordTables: Equatable, Sendable {
       japaneseStart: try file.table("places/japaneseStart", in: name),
       latitude: try file.doubles("places/latitude", in: name),
       longitude: try file.doubles("places/longitude", in: name),
-      near: try file.flags("places/near", in: name))
+      near: try file.flags("places/near", in: name),
+      index: PointIndexLayout(
+        vectors: Array(try file.doubles("places/index/vectors", in: name)),
+        indices: Array(try file.table("places/index/order", in: name)),
+        boxes: Array(try file.doubles("places/index/boxes", in: name)),
+        leafStarts: Array(try file.table("places/index/leafStarts", in: name))))
     guard places.fits else { throw damaged("places/*") }
     self.init(
-      manifest: try file.table("languages.json", in: name), words: words, borders: borders,
+      manifest: Array(try file.table("languages.json", of: UInt8.self, in: name)), words: words,
+      borders: borders,
       grid: grid, places: places)
   }
 }
 
 /// Whether `starts` are offsets into a table of `total` elements: from 0, never decreasing,
 /// ending at `total`.
-private func areOffsets(_ starts: [Int32], into total: Int) -> Bool {
+private func areOffsets(_ starts: Column<Int32>, into total: Int) -> Bool {
   guard starts.first == 0, starts.last.map(Int.init) == total else { return false }
   return zip(starts, starts.dropFirst()).allSatisfy { $0 <= $1 }
 }
@@ -206,7 +235,22 @@ extension BorderTable {
   ///
   /// - Throws: ``ThreeWordDataError`` naming the file and the table that is damaged.
   package init(decoding bytes: [UInt8], name: String) throws(ThreeWordDataError) {
-    let file = try TableFile(decoding: bytes, version: ThreeWordTables.formatVersion, name: name)
+    try self.init(
+      file: TableFile(decoding: bytes, version: ThreeWordTables.formatVersion, name: name),
+      name: name)
+  }
+
+  /// Reads the borders written by ``encoded()`` to the file at `path`, mapped: the tables are
+  /// used where they lie in the file, not copied.
+  ///
+  /// - Throws: ``ThreeWordDataError`` naming the file and the table that is damaged.
+  package init(contentsOfFile path: String, name: String) throws(ThreeWordDataError) {
+    try self.init(
+      file: TableFile(
+        contentsOfFile: path, version: ThreeWordTables.formatVersion, name: name), name: name)
+  }
+
+  private init(file: TableFile, name: String) throws(ThreeWordDataError) {
     self.init(
       ringCodes: try file.table("borders/ringCodes", in: name),
       ringStart: try file.table("borders/ringStart", in: name),
@@ -246,5 +290,6 @@ extension PlaceTable {
       && areOffsets(nameStart, into: names.count) && areOffsets(japaneseStart, into: japanese.count)
       && latitude.allSatisfy { $0 >= -90 && $0 <= 90 }
       && longitude.allSatisfy { $0 >= -180 && $0 < 180 }
+      && PointIndex(layout: index, points: point, elements: Array(0..<Int32(count))) != nil
   }
 }

@@ -2,7 +2,8 @@
 /// scalars one after another, and an open-addressing hash table from a word to its number.
 ///
 /// Built from a word file (one word per line) by ``init(utf8:name:)``, or read back from a
-/// table file as it was built; the three-word service's word list looks words up in it.
+/// table file as it was built (its columns used where they lie in the file); the three-word
+/// service's word list looks words up in it.
 package struct WordTable: Equatable, Sendable {
   /// Word numbers take this many bits of a key (`hash << idBits | id`).
   package static let idBits: UInt64 = 20
@@ -11,24 +12,24 @@ package struct WordTable: Equatable, Sendable {
   package static let fnvPrime: UInt64 = 0x0000_0100_0000_01B3
 
   /// The words' UTF-8, one after another: word `i` is `utf8[utf8Start[i] ..< utf8Start[i + 1]]`.
-  package var utf8: [UInt8]
-  package var utf8Start: [Int32]
+  package var utf8: Column<UInt8>
+  package var utf8Start: Column<Int32>
   /// Every word's Unicode scalar values, one word after another: word `i` is
   /// `scalarValues[scalarStart[i] ..< scalarStart[i + 1]]`.
-  package var scalarValues: [UInt32]
-  package var scalarStart: [Int32]
+  package var scalarValues: Column<UInt32>
+  package var scalarStart: Column<Int32>
   /// Word numbers by the 64-bit FNV-1a hash of the word's UTF-8 (`hashes[id]`), in an
   /// open-addressing table with linear probing (−1 marks a free slot; at most half are used).
-  package var hashes: [UInt64]
-  package var slots: [Int32]
+  package var hashes: Column<UInt64>
+  package var slots: Column<Int32>
 
   /// The number of words.
   package var count: Int { utf8Start.count - 1 }
 
   /// Tables as they were built (read back from a table file, whose reader checks their shape).
   package init(
-    utf8: [UInt8], utf8Start: [Int32], scalarValues: [UInt32], scalarStart: [Int32],
-    hashes: [UInt64], slots: [Int32]
+    utf8: Column<UInt8>, utf8Start: Column<Int32>, scalarValues: Column<UInt32>,
+    scalarStart: Column<Int32>, hashes: Column<UInt64>, slots: Column<Int32>
   ) {
     self.utf8 = utf8
     self.utf8Start = utf8Start
@@ -43,7 +44,7 @@ package struct WordTable: Equatable, Sendable {
   /// few or too many for the index.
   ///
   /// Reads into scratch buffers sized for the worst case (every line a word, every byte a
-  /// scalar), then copies them into arrays of the right size.
+  /// scalar), then copies them into columns of the right size.
   package init(utf8 bytes: UnsafeBufferPointer<UInt8>, name: String) throws(ThreeWordDataError) {
     var lines = 1
     for byte in bytes where byte == 0x0A { lines += 1 }
@@ -156,12 +157,12 @@ package struct WordTable: Equatable, Sendable {
         .invalidData,
         "\(name):\(Self.lineNumber(ofWord: id, in: bytes)): '\(word)' collides with another word")
     }
-    self.utf8 = Array(text[..<textCount])
-    utf8Start = Array(textStart[...count])
-    scalarValues = Array(values[..<valueCount])
-    scalarStart = Array(valueStart[...count])
-    self.hashes = Array(hashes[..<count])
-    self.slots = Array(slots)
+    self.utf8 = Column(text[..<textCount])
+    utf8Start = Column(textStart[...count])
+    scalarValues = Column(values[..<valueCount])
+    scalarStart = Column(valueStart[...count])
+    self.hashes = Column(hashes[..<count])
+    self.slots = Column(slots)
   }
 
   /// The line of word `id` (blank lines hold no word).

@@ -50,10 +50,56 @@ import ThreeWordData
       borders: BorderTable(ringCodes: [], ringStart: [0], x: [], y: []), grid: .empty,
       places: PlaceTable(
         names: [], nameStart: [0], japanese: [], japaneseStart: [0], latitude: [],
-        longitude: [], near: [Bool](repeating: false, count: CountryGrid.cellCount)))
+        longitude: [], near: Column([Bool](repeating: false, count: CountryGrid.cellCount)),
+        index: PointIndex<Int32>([]).layout))
     #expect(
       try ThreeWordTables(decoding: empty.encoded(), borders: empty.borders, name: "t.tables")
         == empty)
+  }
+
+  @Test func aTableFileReadInPlaceHoldsWhatItsBytesHold() throws {
+    let built = try Self.built.get()
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "geosim-table-files-\(getpid())")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let tables = folder.appendingPathComponent("t.tables").path
+    let borders = folder.appendingPathComponent("b.tables").path
+    try Data(built.encoded()).write(to: URL(fileURLWithPath: tables))
+    try Data(built.borders.encoded()).write(to: URL(fileURLWithPath: borders))
+    let mapped = try ThreeWordTables(
+      contentsOfFile: tables, borders: BorderTable(contentsOfFile: borders, name: "b.tables"),
+      name: "t.tables")
+    #expect(mapped == built)
+    func message(_ path: String) -> String? {
+      do {
+        _ = try ThreeWordTables(contentsOfFile: path, borders: built.borders, name: "t.tables")
+        return nil
+      } catch {
+        return error.message
+      }
+    }
+    var damaged = built.encoded()
+    damaged[damaged.count / 2] ^= 1
+    try Data(damaged).write(to: URL(fileURLWithPath: tables))
+    #expect(message(tables) == "t.tables: damaged (its checksum does not match)")
+    try Data().write(to: URL(fileURLWithPath: tables))
+    #expect(message(tables) == "t.tables: is empty")
+    #expect(message(folder.path) == "t.tables: cannot be read: Is a directory")
+    #expect(
+      message(folder.appendingPathComponent("missing").path)
+        == "t.tables: cannot be read: No such file or directory")
+  }
+
+  @Test func aColumnOfItsOwnHoldsTheValuesItWasGiven() {
+    let values: [Int32] = [3, -1, 4, 1, 5]
+    let column = Column(values)
+    #expect(Array(column) == values && column.count == 5 && column[4] == 5)
+    #expect(column == [3, -1, 4, 1, 5] && column != [3, -1, 4, 1])
+    #expect(Column(values[1...]) == [-1, 4, 1, 5])
+    #expect(Column(values.lazy.map { $0 * 2 }) == [6, -2, 8, 2, 10])
+    #expect(Column<Double>([]).isEmpty)
+    #expect(column.withUnsafeBufferPointer { Array($0) } == values)
   }
 
   @Test func aFileThatIsNotATableFileOfThisFormatSaysSo() throws {
@@ -80,22 +126,38 @@ import ThreeWordData
         == "t.tables: damaged (its checksum does not match)")
   }
 
+  /// `column` changed by `change`.
+  private func changed<T>(_ column: Column<T>, _ change: (inout [T]) -> Void) -> Column<T> {
+    var values = Array(column)
+    change(&values)
+    return Column(values)
+  }
+
   @Test func tablesThatDoNotFitTogetherAreRefusedBeforeAnyLookUp() throws {
     let built = try Self.built.get()
     var edgePastTheEnd = built
-    edgePastTheEnd.grid.edges[7] = Int32(built.borders.x.count - 1)
+    edgePastTheEnd.grid.edges = changed(built.grid.edges) {
+      $0[7] = Int32(built.borders.x.count - 1)
+    }
     #expect(
       try message(edgePastTheEnd.encoded()) == "t.tables: table grid/* does not fit the others")
     var slotPastTheWords = built
-    slotPastTheWords.words["ja.txt"]!.slots[3] = Int32(built.words["ja.txt"]!.count)
+    slotPastTheWords.words["ja.txt"]!.slots = changed(built.words["ja.txt"]!.slots) {
+      $0[3] = Int32(built.words["ja.txt"]!.count)
+    }
     #expect(
       try message(slotPastTheWords.encoded())
         == "t.tables: table words/ja.txt/* does not fit the others")
     var shortNames = built
-    shortNames.places.nameStart.removeLast()
+    shortNames.places.nameStart = changed(built.places.nameStart) { $0.removeLast() }
     #expect(try message(shortNames.encoded()) == "t.tables: table places/* does not fit the others")
+    var indexOfOnePlaceTwice = built
+    indexOfOnePlaceTwice.places.index.indices[1] = built.places.index.indices[0]
+    #expect(
+      try message(indexOfOnePlaceTwice.encoded())
+        == "t.tables: table places/* does not fit the others")
     var ringOfOneVertex = built.borders
-    ringOfOneVertex.ringStart[1] = 1
+    ringOfOneVertex.ringStart = changed(built.borders.ringStart) { $0[1] = 1 }
     #expect(
       throws: ThreeWordDataError(.invalidData, "b.tables: table borders/* does not fit the others")
     ) {

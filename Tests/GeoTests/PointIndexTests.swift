@@ -447,6 +447,53 @@ private final class CountingMetric: Sendable {
     #expect(try index.within(radius: 0, of: here, metric: earth).map(\.element) == [1, 2, 4, 5])
   }
 
+  @Test func anIndexReadBackFromItsLayoutAnswersAsTheIndexBuilt() throws {
+    let (data, queries) = try scenario("worldwide")
+    let points = data.coordinates
+    let elements = Array(points.indices)
+    let again = try #require(
+      PointIndex(layout: data.index.layout, points: { points[$0] }, elements: elements))
+    #expect(again.layout == data.index.layout)
+    for query in queries {
+      #expect(
+        try again.nearest(to: query, k: 5, metric: earth)
+          == data.index.nearest(to: query, k: 5, metric: earth))
+      #expect(
+        try again.within(radius: 500_000, of: query, metric: earth)
+          == data.index.within(radius: 500_000, of: query, metric: earth))
+    }
+    let empty = PointIndex<Int>([])
+    let emptyAgain = PointIndex<Int>(layout: empty.layout, points: { points[$0] }, elements: [])
+    #expect(emptyAgain?.count == 0)
+  }
+
+  @Test func aLayoutThatDoesNotFitItsPointsIsRefused() throws {
+    let data = Dataset(try worldwidePoints(seed: 5, count: 100))
+    let points = data.coordinates
+    let layout = data.index.layout
+    func fits(_ change: (inout PointIndexLayout) -> Void, count: Int = 100) -> Bool {
+      var changed = layout
+      change(&changed)
+      return PointIndex(
+        layout: changed, points: { points[$0] }, elements: Array(0..<count)) != nil
+    }
+    let unchanged = fits { _ in }
+    let otherCount = fits({ _ in }, count: 99)
+    let changes: [(String, (inout PointIndexLayout) -> Void)] = [
+      ("a point twice", { $0.indices[1] = $0.indices[0] }),
+      ("a point past the last", { $0.indices[0] = 100 }),
+      ("a vector short", { $0.vectors.removeLast() }),
+      ("a box short", { $0.boxes.removeLast() }),
+      ("a leaf past the last point", { $0.leafStarts[1] = 101 }),
+      ("leaves out of order", { $0.leafStarts.swapAt(1, 2) }),
+    ]
+    #expect(unchanged && !otherCount)
+    for (what, change) in changes {
+      let fitted = fits(change)
+      #expect(!fitted, "\(what)")
+    }
+  }
+
   @Test func anEmptyIndexAnswersNothing() throws {
     let index = PointIndex<String>([])
     #expect(index.count == 0)

@@ -61,11 +61,15 @@ extension CountryBorderRing {
 
   /// The rings of a border table.
   package static func rings(of table: BorderTable) -> [CountryBorderRing] {
-    (0..<table.count).map { r in
-      let vertices = table.vertices(ofRing: r)
-      return CountryBorderRing(
-        country: table.code(ofRing: r), longitudes: Array(table.x[vertices]),
-        latitudes: Array(table.y[vertices]))
+    table.x.withUnsafeBufferPointer { x in
+      table.y.withUnsafeBufferPointer { y in
+        (0..<table.count).map { r in
+          let vertices = table.vertices(ofRing: r)
+          return CountryBorderRing(
+            country: table.code(ofRing: r), longitudes: Array(x[vertices]),
+            latitudes: Array(y[vertices]))
+        }
+      }
     }
   }
 }

@@ -27,8 +27,8 @@ public struct ThreeWordGazetteer: Sendable {
   /// The immutable tables, in one object so that copying a gazetteer costs one reference.
   private final class Storage: Sendable {
     /// The border vertices; edge `e` runs from vertex `e` to `e + 1` (`BorderTable`).
-    let x: [Double]
-    let y: [Double]
+    let x: Column<Double>
+    let y: Column<Double>
     let grid: CountryGrid
     let places: PointIndex<Int32>
     let placeTable: PlaceTable
@@ -37,7 +37,12 @@ public struct ThreeWordGazetteer: Sendable {
       x = borders.x
       y = borders.y
       self.grid = grid
-      self.places = PointIndex((0..<places.count).map { (places.point($0), Int32($0)) })
+      // The index as the tables hold it (their reader checked that it fits them), or built
+      // again from the places.
+      let ids = Array(0..<Int32(places.count))
+      self.places =
+        PointIndex(layout: places.index, points: places.point, elements: ids)
+        ?? PointIndex(ids.map { (places.point(Int($0)), $0) })
       placeTable = places
     }
   }

@@ -14,12 +14,12 @@ extension ThreeWordTables {
   static func bundled() throws(CloudError) -> ThreeWordTables { try cached.get() }
 
   /// The bundled tables, read afresh with the given borders (what a process's first
-  /// three-word request costs, with `BorderTable.readBundled()`).
+  /// three-word request costs, with `BorderTable.readBundled()`): mapped, not copied.
   ///
   /// - Throws: ``CloudError`` when the file is missing, damaged or of another format.
   package static func readBundled(borders: BorderTable) throws(CloudError) -> ThreeWordTables {
-    try readResource(fileName) { bytes, path throws(ThreeWordDataError) in
-      try ThreeWordTables(decoding: bytes, borders: borders, name: path)
+    try readResource(fileName) { path throws(ThreeWordDataError) in
+      try ThreeWordTables(contentsOfFile: path, borders: borders, name: path)
     }
   }
 }
@@ -30,31 +30,25 @@ extension BorderTable {
   /// The borders of the bundled `places` folder, read on first use and shared afterwards.
   static func bundled() throws(CloudError) -> BorderTable { try cached.get() }
 
-  /// The bundled borders, read afresh.
+  /// The bundled borders, read afresh (mapped, not copied).
   ///
   /// - Throws: ``CloudError`` when the file is missing, damaged or of another format.
   package static func readBundled() throws(CloudError) -> BorderTable {
-    try readResource(ThreeWordTables.bordersFileName) { bytes, path throws(ThreeWordDataError) in
-      try BorderTable(decoding: bytes, name: path)
+    try readResource(ThreeWordTables.bordersFileName) { path throws(ThreeWordDataError) in
+      try BorderTable(contentsOfFile: path, name: path)
     }
   }
 }
 
-/// What `decode` makes of the bytes of resource `name` (with its path, for errors).
+/// What `read` makes of the file of resource `name`, given its path.
 private func readResource<T>(
-  _ name: String, _ decode: ([UInt8], String) throws(ThreeWordDataError) -> T
+  _ name: String, _ read: (String) throws(ThreeWordDataError) -> T
 ) throws(CloudError) -> T {
   guard let url = Bundle.module.url(forResource: name, withExtension: nil) else {
     throw CloudError(.invalidData, "the bundled \(name) is missing; build the package again")
   }
-  let bytes: [UInt8]
   do {
-    bytes = try readFileContents(atPath: url.path)
-  } catch {
-    throw CloudError(.invalidData, error.description)
-  }
-  do {
-    return try decode(bytes, url.path)
+    return try read(url.path)
   } catch {
     throw CloudError(.invalidData, error.message)
   }

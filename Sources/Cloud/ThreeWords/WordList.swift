@@ -8,8 +8,8 @@ import ThreeWordData
 /// deletions (the "symmetric delete" method): two words share a key when one is the other with
 /// a letter deleted, inserted or replaced, or two neighbouring letters swapped.
 ///
-/// The words are a `WordTable`: a few flat arrays (no array per word), built from the file's
-/// bytes in milliseconds or read back from the package's tables; the near-miss index, which
+/// The words are a `WordTable`: a few flat columns (no array per word), built from the file's
+/// bytes in milliseconds or used where they lie in the package's mapped tables; the near-miss index, which
 /// takes longer, is built when ``nearMisses(of:)`` is first asked (by autosuggest), once, on
 /// any thread.
 struct WordList: Sendable {
@@ -58,7 +58,7 @@ struct WordList: Sendable {
   /// Every word's near-miss keys, sorted: each word's deletion hashes in word order, then a
   /// stable radix sort on the hash bits (so equal hashes stay in word order, as a full sort of
   /// the keys would leave them).
-  private static func nearMissKeys(_ values: [UInt32], _ starts: [Int32]) -> [UInt64] {
+  private static func nearMissKeys(_ values: Column<UInt32>, _ starts: Column<Int32>) -> [UInt64] {
     var keys: [UInt64] = []
     keys.reserveCapacity(values.count + 2 * (starts.count - 1))
     values.withUnsafeBufferPointer { all in
@@ -123,7 +123,7 @@ struct WordList: Sendable {
   func classSize(_ k: Int) -> Int { (count - k + 3) / 4 }
 
   /// The Unicode scalar values of word `id`.
-  func scalars(of id: Int) -> ArraySlice<UInt32> {
+  func scalars(of id: Int) -> Slice<Column<UInt32>> {
     table.scalarValues[Int(table.scalarStart[id])..<Int(table.scalarStart[id + 1])]
   }
 
@@ -149,7 +149,7 @@ struct WordList: Sendable {
 
   /// The numbers of the words whose text starts with `prefix`, in order.
   func ids(withPrefix prefix: [UInt32]) -> Range<Int> {
-    func lowerBound(_ isBefore: (ArraySlice<UInt32>) -> Bool) -> Int {
+    func lowerBound(_ isBefore: (Slice<Column<UInt32>>) -> Bool) -> Int {
       var low = 0
       var high = count
       while low < high {
@@ -211,7 +211,7 @@ struct WordList: Sendable {
   }
 
   /// Optimal-string-alignment distance (Levenshtein plus adjacent transpositions).
-  static func editDistance(_ a: [UInt32], _ b: ArraySlice<UInt32>) -> Int {
+  static func editDistance(_ a: [UInt32], _ b: some Collection<UInt32>) -> Int {
     let b = Array(b)
     if a.isEmpty { return b.count }
     if b.isEmpty { return a.count }

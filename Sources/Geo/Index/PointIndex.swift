@@ -55,6 +55,24 @@ public struct PointIndex<Element>: Sendable where Element: Sendable {
     elements = items.map(\.element)
   }
 
+  /// An index built before (its ``layout``) over the same points in the same order, without
+  /// building it again; `nil` when the layout is not one of `points.count` points.
+  package init?(
+    layout: PointIndexLayout, points: (Int) -> Coordinate, elements: [Element]
+  ) {
+    guard elements.count == layout.indices.count,
+      let tree = PointTree(layout: layout, points: points)
+    else { return nil }
+    self.tree = tree
+    self.elements = elements
+  }
+
+  /// The tree, as flat tables to store and to build the same index again from.
+  package var layout: PointIndexLayout {
+    PointIndexLayout(
+      vectors: tree.vectors, indices: tree.indices, boxes: tree.boxes, leafStarts: tree.leafStarts)
+  }
+
   /// The number of indexed points.
   public var count: Int { elements.count }
 
@@ -221,6 +239,36 @@ final class PointTree: Sendable {
     self.indices = work.map(\.index)
     self.boxes = boxes
     self.leafStarts = leafStarts
+  }
+
+  /// The tree of `layout` over `points(0)`, `points(1)`, …, or `nil` when the layout does not
+  /// fit together: its order a permutation of the points, a box for every node, leaves from
+  /// the first slot to the last in order. (Boxes that do not hold their points cannot make a
+  /// query read out of bounds; the tables they come from carry a checksum.)
+  init?(layout: PointIndexLayout, points: (Int) -> Coordinate) {
+    let n = layout.indices.count
+    guard n < Int(Int32.max) else { return nil }
+    var depth = 0
+    while (n + (1 << depth) - 1) >> depth > PointTree.maximumLeafSize { depth += 1 }
+    let leafCount = 1 << depth
+    guard layout.vectors.count == 3 * n, layout.boxes.count == 6 * (2 * leafCount - 1),
+      layout.leafStarts.count == leafCount + 1, layout.leafStarts.first == 0,
+      layout.leafStarts.last == Int32(n),
+      zip(layout.leafStarts, layout.leafStarts.dropFirst()).allSatisfy({ $0 <= $1 })
+    else { return nil }
+    var seen = [Bool](repeating: false, count: n)
+    for index in layout.indices {
+      guard index >= 0, Int(index) < n, !seen[Int(index)] else { return nil }
+      seen[Int(index)] = true
+    }
+    count = n
+    self.depth = depth
+    self.leafCount = leafCount
+    vectors = layout.vectors
+    coordinates = layout.indices.map { points(Int($0)) }
+    indices = layout.indices
+    boxes = layout.boxes
+    leafStarts = layout.leafStarts
   }
 
   // MARK: Queries
@@ -645,5 +693,26 @@ private struct Builder {
     }
     build(node: 2 * node + 1, lower: lower, upper: middle, level: level + 1)
     build(node: 2 * node + 2, lower: middle, upper: upper, level: level + 1)
+  }
+}
+
+/// A ``PointIndex``'s tree as flat tables, in tree order: to store an index and to read it back
+/// without building it again (`PointIndex(layout:points:elements:)`).
+package struct PointIndexLayout: Equatable, Sendable {
+  /// The points' unit vectors, three values per slot.
+  package var vectors: [Double]
+  /// The insertion index of each slot's point.
+  package var indices: [Int32]
+  /// Per node (the root first, then level by level), its box `minX, minY, minZ, maxX, maxY,
+  /// maxZ`.
+  package var boxes: [Double]
+  /// The first slot of each leaf, followed by the number of points.
+  package var leafStarts: [Int32]
+
+  package init(vectors: [Double], indices: [Int32], boxes: [Double], leafStarts: [Int32]) {
+    self.vectors = vectors
+    self.indices = indices
+    self.boxes = boxes
+    self.leafStarts = leafStarts
   }
 }
