@@ -94,6 +94,36 @@ enum Markup {
     if fraction % 10 > 0 { out.append(UInt8(ascii: "0") + UInt8(fraction % 10)) }
   }
 
+  /// `value` with `decimals` decimals (0…6), as "%.Nf" prints it, or `nil` where the caller's
+  /// own formatting must decide: by a rounding tie, from 10⁷ up once scaled, or not finite.
+  ///
+  /// Below 10⁷ in magnitude once scaled, the scaled value lies within 10⁻⁹ of the exact one,
+  /// so away from a tie its rounding gives the digits of every correct formatting, which are
+  /// written here as integers (`String(format:)` costs a microsecond or more). At a tie the
+  /// formatters themselves differ (`String(format:locale:)` rounds 57.15 to 57.2, `String(format:)`
+  /// to 57.1), so the caller's decides.
+  static func fixed(_ value: Double, decimals: Int) -> String? {
+    precondition((0...6).contains(decimals), "expected 0 to 6 decimals")
+    var scale: UInt64 = 1
+    for _ in 0..<decimals { scale *= 10 }
+    let product = value * Double(scale)
+    let tie = product.rounded(.down) + 0.5
+    guard abs(product) < 1e7, abs(product - tie) > 1e-6 else { return nil }
+    let units = UInt64(abs(product.rounded()))
+    var text: [UInt8] = value.sign == .minus ? [UInt8(ascii: "-")] : []
+    writeDigits(units / scale, to: &text)
+    if decimals > 0 {
+      text.append(UInt8(ascii: "."))
+      var unit = scale / 10
+      let fraction = units % scale
+      repeat {
+        text.append(UInt8(ascii: "0") + UInt8(fraction / unit % 10))
+        unit /= 10
+      } while unit > 0
+    }
+    return String(decoding: text, as: UTF8.self)
+  }
+
   /// Appends the decimal digits of `n`.
   static func writeDigits(_ n: UInt64, to out: inout [UInt8]) {
     var unit: UInt64 = 1

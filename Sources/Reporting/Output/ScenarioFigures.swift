@@ -362,35 +362,10 @@ struct MapFrame {
 
   /// `degrees` as "%.4f" prints it, without trailing zeros or a trailing point.
   static func label(_ degrees: Double) -> String {
-    // The ten-thousandths rounded from the product are "%.4f"'s unless the product lies by a
-    // tie, where its own rounding could decide: below 10⁷ (a thousand degrees) the product is
-    // within 10⁻⁹ of the exact one.
-    let product = degrees * 10_000
-    let tie = product.rounded(.down) + 0.5
-    guard abs(product) < 1e7, abs(product - tie) > 1e-6 else {
-      var text = String(format: "%.4f", degrees)
-      while text.hasSuffix("0") { text.removeLast() }
-      if text.hasSuffix(".") { text.removeLast() }
-      return text
-    }
-    let units = UInt64(abs(product.rounded()))
-    var text: [UInt8] = degrees.sign == .minus ? [UInt8(ascii: "-")] : []
-    Markup.writeDigits(units / 10_000, to: &text)
-    var fraction = units % 10_000
-    if fraction > 0 {
-      var places = 4
-      while fraction % 10 == 0 {
-        fraction /= 10
-        places -= 1
-      }
-      text.append(UInt8(ascii: "."))
-      var unit: UInt64 = 1
-      for _ in 1..<places { unit *= 10 }
-      repeat {
-        text.append(UInt8(ascii: "0") + UInt8(fraction / unit % 10))
-        unit /= 10
-      } while unit > 0
-    }
-    return String(decoding: text, as: UTF8.self)
+    var text = Markup.fixed(degrees, decimals: 4) ?? String(format: "%.4f", degrees)
+    guard text.utf8.contains(UInt8(ascii: ".")) else { return text }
+    while text.hasSuffix("0") { text.removeLast() }
+    if text.hasSuffix(".") { text.removeLast() }
+    return text
   }
 }

@@ -60,7 +60,8 @@ extension SearchReport {
   private static let posix = Locale(identifier: "en_US_POSIX")
 
   private static func fixed(_ value: Double, _ digits: Int) -> String {
-    String(format: "%.\(digits)f", locale: posix, value)
+    Markup.fixed(value, decimals: digits)
+      ?? String(format: "%.\(digits)f", locale: posix, value)
   }
 
 }
