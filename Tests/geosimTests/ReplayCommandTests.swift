@@ -401,12 +401,15 @@ private func weather(name: String, variant: String, expect: String = "pass") -> 
     #expect(sweepWorker.err.contains("--units-on-request takes no indices"), "\(sweepWorker.err)")
   }
 
-  @Test func eachWorkerTakesUnitAfterUnitSoResourcesLoadOncePerWorker() throws {
-    let names = ["first", "second", "third", "fourth", "fifth"]
+  /// A pool of the real worker, started through a script that notes each start in `starts`,
+  /// with a unit for each of `names` (a passing scenario each).
+  private func countedPool(_ names: [String]) throws -> (
+    pool: WorkerPool, units: [WorkerPool.Unit], progress: GeoSimCLI.Progress,
+    starts: () throws -> String
+  ) {
     var files: [String: String] = [:]
     for name in names { files["\(name).scenario.json"] = weather(name: name, variant: "corrected") }
     let dir = try folder(files)
-    // The real worker, started through a script that notes each start.
     let script = dir.appendingPathComponent("worker.sh")
     try """
     #!/bin/sh
@@ -424,11 +427,34 @@ private func weather(name: String, variant: String, expect: String = "pass") -> 
     let progress = Progress(
       total: units.count,
       terminal: Terminal(readLine: { nil }, write: { _ in }, writeError: { _ in }))
+    let starts = {
+      try String(contentsOf: dir.appendingPathComponent("starts"), encoding: .utf8)
+    }
+    return (pool, units, progress, starts)
+  }
+
+  @Test func eachWorkerTakesUnitAfterUnitSoResourcesLoadOncePerWorker() throws {
+    let names = ["first", "second", "third", "fourth", "fifth"]
+    let (pool, units, progress, starts) = try countedPool(names)
     let results = try pool.run(units, jobs: 2, progress: progress)
     #expect(results.map(\.scenario) == names)
     #expect(results.allSatisfy { $0.verdict == .pass })
-    let starts = try String(contentsOf: dir.appendingPathComponent("starts"), encoding: .utf8)
-    #expect(starts == "start\nstart\n", "one process per worker, not per unit or batch")
+    #expect(try starts() == "start\nstart\n", "one process per worker, not per unit or batch")
+  }
+
+  @Test func workersStartedBeforeTheUnitsAreKnownAreTheOnesThatRunThem() throws {
+    let names = ["first", "second", "third"]
+    let (pool, units, progress, starts) = try countedPool(names)
+    // Three started, two run: the third is ended with nothing to do.
+    let started = pool.start(3)
+    let results = try pool.run(units, jobs: 2, progress: progress, started: started)
+    started.end()
+    #expect(results.map(\.scenario) == names)
+    #expect(results.allSatisfy { $0.verdict == .pass })
+    #expect(try starts() == "start\nstart\nstart\n", "no worker but those started beforehand")
+    // Workers started for a replay that then refuses its input are ended likewise.
+    pool.start(2).end()
+    #expect(try starts().count == 5 * "start\n".count)
   }
 }
 

@@ -165,6 +165,17 @@ struct ReplayCommand: ToolCommand {
     try inputs.refuseOutputFolder(outURL)
     let hold = try OutputFolder(outURL)
     defer { withExtendedLifetime(hold) {} }
+    // A worker cannot read this process's standard input: it gets a copy.
+    let standardInputCopy = try inputs.saveStandardInput(in: outURL)
+    defer { standardInputCopy.map { try? FileManager.default.removeItem(at: $0) } }
+    let pool = WorkerPool(
+      executable: try tool.executablePath(), out: outURL, seed: seed, allowOutside: allowOutside,
+      budgetArguments: budget.workerArguments, standardInput: standardInputCopy)
+    let jobs = jobs ?? ProcessInfo.processInfo.activeProcessorCount
+    // The workers start while the scenarios are checked (each file is at least one unit); they
+    // are given nothing to do if a scenario is refused.
+    let started = pool.start(min(jobs, inputs.files.count))
+    defer { started.end() }
     // Everything is read and assembled before anything runs: bad input replays nothing.
     let checked = Self.check(inputs, catalog: tool.apps, allowOutside: allowOutside)
     for (_, error) in checked.invalid {
@@ -187,12 +198,6 @@ struct ReplayCommand: ToolCommand {
       return 2
     }
 
-    // A worker cannot read this process's standard input: it gets a copy.
-    let standardInputCopy = try inputs.saveStandardInput(in: outURL)
-    defer { standardInputCopy.map { try? FileManager.default.removeItem(at: $0) } }
-    let pool = WorkerPool(
-      executable: try tool.executablePath(), out: outURL, seed: seed, allowOutside: allowOutside,
-      budgetArguments: budget.workerArguments, standardInput: standardInputCopy)
     // Each scenario is one unit, or one unit per run for a scenario replayed several times.
     let counts = checked.valid.map { runs ?? $0.scenario.runs }
     var units: [WorkerPool.Unit] = []
@@ -209,8 +214,7 @@ struct ReplayCommand: ToolCommand {
       }
     }
     let progress = Progress(total: units.count, terminal: tool.terminal)
-    let unitResults = try pool.run(
-      units, jobs: jobs ?? ProcessInfo.processInfo.activeProcessorCount, progress: progress)
+    let unitResults = try pool.run(units, jobs: jobs, progress: progress, started: started)
     progress.end()
     var results: [ReplayResult] = []
     var entries: [RunReport.Entry] = []

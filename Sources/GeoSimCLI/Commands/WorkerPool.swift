@@ -28,15 +28,27 @@ struct WorkerPool: Sendable {
     var run: Int?
   }
 
-  /// The results in the order of `units`.
-  func run(_ units: [Unit], jobs: Int, progress: Progress) throws -> [ReplayResult] {
+  /// A worker's arguments.
+  private var arguments: [String] {
     var arguments = ["replay-worker", "--out", out.path, WorkerProcesses.unitsOnRequest]
     if let seed { arguments += ["--seed", String(seed)] }
     if allowOutside { arguments.append("--allow-outside-paths") }
     if let standardInput { arguments += ["--standard-input", standardInput.path] }
-    arguments += budgetArguments
-    return try WorkerProcesses(executable: executable).run(
-      count: units.count, jobs: jobs, arguments: arguments,
+    return arguments + budgetArguments
+  }
+
+  /// Starts `count` workers ahead of ``run(_:jobs:progress:started:)``, which takes them.
+  func start(_ count: Int) -> WorkerProcesses.StartedWorkers {
+    WorkerProcesses(executable: executable).start(count, arguments: arguments)
+  }
+
+  /// The results in the order of `units`.
+  func run(
+    _ units: [Unit], jobs: Int, progress: Progress,
+    started: WorkerProcesses.StartedWorkers? = nil
+  ) throws -> [ReplayResult] {
+    try WorkerProcesses(executable: executable).run(
+      count: units.count, jobs: jobs, arguments: arguments, started: started,
       request: { unit in
         .object([
           "file": .string(units[unit].file),

@@ -65,17 +65,61 @@ struct WorkerProcesses: Sendable {
     }
   }
 
+  /// Starts `count` workers with `arguments` now, before their units are known: their start
+  /// (a process, its runtime, its arguments) then overlaps what the caller does meanwhile, such
+  /// as checking its input. The next ``run(count:jobs:arguments:started:request:clear:read:crashed:finished:)``
+  /// with the same arguments takes them; ``StartedWorkers/end()`` ends those it did not.
+  ///
+  /// A worker that cannot be started is left to `run`, which starts its own and reports why
+  /// it cannot.
+  func start(_ count: Int, arguments: [String]) -> StartedWorkers {
+    var workers: [Worker] = []
+    for _ in 0..<count {
+      guard let worker = try? Worker(executable: executable, arguments: arguments) else { break }
+      workers.append(worker)
+    }
+    return StartedWorkers(arguments: arguments, workers: workers)
+  }
+
+  /// Workers started by ``start(_:arguments:)``, waiting for their first unit.
+  final class StartedWorkers: Sendable {
+    fileprivate let arguments: [String]
+    private let workers: Mutex<[Worker]>
+
+    fileprivate init(arguments: [String], workers: [Worker]) {
+      self.arguments = arguments
+      self.workers = Mutex(workers)
+    }
+
+    /// A started worker for a run with `arguments`, if one is left.
+    fileprivate func take(for arguments: [String]) -> Worker? {
+      guard arguments == self.arguments else { return nil }
+      return workers.withLock { $0.popLast() }
+    }
+
+    /// Ends the workers no run took (each ends when told there is nothing to do).
+    func end() {
+      let left = workers.withLock { workers in
+        defer { workers = [] }
+        return workers
+      }
+      for worker in left { _ = worker.end() }
+    }
+  }
+
   /// Runs units `0..<count` and returns their results in order.
   ///
   /// - Parameters:
   ///   - arguments: a worker's arguments, ``unitsOnRequest`` among them.
+  ///   - started: workers started for these arguments beforehand, taken first.
   ///   - request: what a worker is sent for a unit (one JSON value, written on one line).
   ///   - clear: removes a unit's stale result before a worker starts on it.
   ///   - read: a unit's result, once its worker has written it.
   ///   - crashed: the result of the unit a worker died in.
   ///   - finished: called as each unit's result is known (any thread).
   func run<Result: Sendable>(
-    count: Int, jobs: Int, arguments: [String], request: @escaping @Sendable (Int) -> JSONValue,
+    count: Int, jobs: Int, arguments: [String], started: StartedWorkers? = nil,
+    request: @escaping @Sendable (Int) -> JSONValue,
     clear: @escaping @Sendable (Int) -> Void, read: @escaping @Sendable (Int) -> Result?,
     crashed: @escaping @Sendable (Int, Ending) -> Result,
     finished: @escaping @Sendable (Int, Result) -> Void
@@ -88,7 +132,7 @@ struct WorkerProcesses: Sendable {
       done.enter()
       let thread = Thread {
         defer { done.leave() }
-        var worker: Worker?
+        var worker = started?.take(for: arguments)
         defer { _ = worker?.end() }
         // Units sent to the worker and not yet answered, in order: two, so that the worker
         // finds its next unit waiting when it finishes one. Then units it must be sent again
@@ -161,7 +205,9 @@ struct WorkerProcesses: Sendable {
 
   /// A worker process and the parent's end of its channel: a socket pair, so that a write to a
   /// worker that has died fails with `EPIPE` instead of raising `SIGPIPE` in the parent.
-  private final class Worker {
+  // Sendable only to be handed over from the thread that started it to the one that runs it,
+  // which alone uses it from then on.
+  fileprivate final class Worker: @unchecked Sendable {
     private let process = Process()
     private let channel: Int32
     private let errors = Pipe()
