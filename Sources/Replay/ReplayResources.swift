@@ -22,6 +22,20 @@ public final class ReplayResources: Sendable {
   private let synthesized = Mutex<[TraceSource: [TrajectorySample]]>([:])
   private let layers = Mutex<[GeoJSONKey: [GeoJSONFeature]]>([:])
   private let trajectories = Mutex<[[TrajectorySample]: Trajectory]>([:])
+  private let timeZoneSpans = Mutex<[TimeZoneSpan: JSONValue]>([:])
+
+  /// A time zone over a span of time, from `start` for `seconds`.
+  package struct TimeZoneSpan: Hashable, Sendable {
+    package let zone: String
+    package let start: Date
+    package let seconds: Double
+
+    package init(zone: String, start: Date, seconds: Double) {
+      self.zone = zone
+      self.start = start
+      self.seconds = seconds
+    }
+  }
 
   /// A GeoJSON text as parsed: the name it is given in errors, and its bytes.
   private struct GeoJSONKey: Hashable {
@@ -100,6 +114,16 @@ public final class ReplayResources: Sendable {
     let trajectory = try Trajectory(samples)
     trajectories.withLock { $0[samples] = trajectory }
     return trajectory
+  }
+
+  /// What the time zone database says of a zone over a span (the replay viewer's offsets and
+  /// abbreviations), asked of it by `make` once per span: every run of a scenario replayed
+  /// several times shows the same span.
+  package func describe(_ span: TimeZoneSpan, make: () -> JSONValue) -> JSONValue {
+    if let known = timeZoneSpans.withLock({ $0[span] }) { return known }
+    let made = make()
+    timeZoneSpans.withLock { $0[span] = made }
+    return made
   }
 
   /// The true trajectory of a synthesized trace source (`.synthesized`), computed once per

@@ -339,6 +339,30 @@ private func string(_ v: JSONValue?) -> String? {
     #expect(try viewer(path) == viewer(path))
   }
 
+  @Test func aZoneKeptByTheResourcesIsTheZoneAskedAgain() throws {
+    let shared = ReplayResources()
+    for path in [
+      "arrival-alarm/tunnel-approach-modern.scenario.json",
+      "weather-widget/first-launch-corrected.scenario.json",
+    ] {
+      let run = try replayShipped(path, resources: resources)
+      let report = try ScenarioReport(
+        input: ReportInput(run), context: run.world.geos, resources: resources)
+      let asked = try ReplayViewer(run: run, report: report).html()
+      // The first page asks the zone database and keeps its answer; the second reads it.
+      for _ in 0..<2 {
+        #expect(try ReplayViewer(run: run, report: report, resources: shared).html() == asked)
+      }
+    }
+    // A span across a change of offset keeps every piece of it.
+    let berlin = try #require(TimeZone(identifier: "Europe/Berlin"))
+    let start = Date(timeIntervalSince1970: 1_774_749_600)  // 2026-03-29 02:00 UTC
+    let span = ReplayResources.TimeZoneSpan(zone: "Europe/Berlin", start: start, seconds: 7_200)
+    let zones = shared.describe(span) { ViewerData.zones(of: berlin, from: start, seconds: 7_200) }
+    #expect(shared.describe(span) { .null } == zones)
+    #expect(zones.jsonText.contains(#""abbreviation":"CEST""#), "\(zones.jsonText)")
+  }
+
   @Test func theEventListTakenFromTheLogAsWrittenIsTheOneWrittenAgain() throws {
     let run = try replayShipped(
       "arrival-alarm/train-to-shinagawa-modern.scenario.json", resources: resources)

@@ -141,7 +141,8 @@ public enum ReportFiles {
       unlink(file(name).path)
     }
     try ReportWriter.write(
-      ReplayViewer(run: run, report: report, jsonLines: eventLines).html(),
+      ReplayViewer(run: run, report: report, jsonLines: eventLines, resources: resources)
+        .html(),
       to: file("index.html"))
     try ReportWriter.write(
       run.result.json.jsonText + "\n", to: file("result.json"))

@@ -63,10 +63,12 @@ struct ViewerData {
   /// it, whose lines the event list takes instead of writing them again.
   init(
     run: ScenarioRun, report: ScenarioReport, borders: [CountryBorderRing],
-    eventLimit: Int = Self.eventLimit, jsonLines: [UInt8]? = nil
+    eventLimit: Int = Self.eventLimit, jsonLines: [UInt8]? = nil,
+    resources: ReplayResources? = nil
   ) {
     members = Builder(
-      run: run, report: report, borders: borders, eventLimit: eventLimit, jsonLines: jsonLines
+      run: run, report: report, borders: borders, eventLimit: eventLimit, jsonLines: jsonLines,
+      resources: resources
     ).document()
   }
 
@@ -462,6 +464,7 @@ private struct Builder {
   let borders: [CountryBorderRing]
   let eventLimit: Int
   let jsonLines: [UInt8]?
+  let resources: ReplayResources?
 
   var entries: [LogEntry] { run.log.entries }
   var scenario: Scenario { run.scenario }
@@ -628,7 +631,12 @@ private struct Builder {
   }
 
   func zones(until end: Double) -> JSONValue {
-    ViewerData.zones(of: scenario.timeZone, from: scenario.start, seconds: end)
+    let zone = scenario.timeZone
+    let start = scenario.start
+    guard let resources else { return ViewerData.zones(of: zone, from: start, seconds: end) }
+    return resources.describe(.init(zone: zone.identifier, start: start, seconds: end)) {
+      ViewerData.zones(of: zone, from: start, seconds: end)
+    }
   }
 
   /// The zone's abbreviation at `date` (`JST`, `CEST`): the first short name, in a fixed list
@@ -1225,16 +1233,17 @@ struct ReplayViewer {
   private let end: Double
 
   /// The viewer of `run`, with the analyses of its `report`; `jsonLines`, when given, is the
-  /// run's log as its `events.jsonl` holds it.
+  /// run's log as its `events.jsonl` holds it; `resources` keep what other viewers of the
+  /// process ask again (the time zone over the same span).
   ///
   /// - Throws: `CloudError` when the shipped country borders cannot be read.
   init(
     run: ScenarioRun, report: ScenarioReport, eventLimit: Int = ViewerData.eventLimit,
-    jsonLines: [UInt8]? = nil
+    jsonLines: [UInt8]? = nil, resources: ReplayResources? = nil
   ) throws {
     data = ViewerData(
       run: run, report: report, borders: try CountryBorderRing.bundled(), eventLimit: eventLimit,
-      jsonLines: jsonLines)
+      jsonLines: jsonLines, resources: resources)
     name = run.scenario.name
     description = run.scenario.description
     end = max(run.scenario.duration, run.log.entries.last?.time.seconds ?? 0)
