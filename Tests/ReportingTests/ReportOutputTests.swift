@@ -128,6 +128,9 @@ private func rootElement(of text: String) -> Result<String, any Error> {
     let junit = run.junitXML()
     #expect(junit.contains("type=\"crash\""))
     #expect(junit.contains("type=\"invalid\""))
+    // Sections made ahead, entry by entry, make the same page.
+    #expect(RunReport(entries: run.entries.map { $0.rendered() }).html() == html)
+    #expect(RunReport(entries: [run.entries[1].rendered(), run.entries[0]]).html() != html)
   }
 
   @Test func aCrashedOrInvalidScenarioSaysSoAndCarriesNoAnalysis() throws {

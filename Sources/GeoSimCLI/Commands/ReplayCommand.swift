@@ -4,6 +4,7 @@ import JSON
 import Replay
 import Reporting
 import SimKernel
+import Synchronization
 
 /// The options `replay`, `validate` and the replay worker share.
 struct ScenarioOptions: ParsableArguments {
@@ -213,29 +214,51 @@ struct ReplayCommand: ToolCommand {
         units += (0..<count).map { .init(file: scenario.file, name: scenario.name, run: $0) }
       }
     }
+    // A scenario's part of the run's report is made as soon as its last unit is done, while
+    // the workers replay the others: its files are complete once its worker has said so.
+    let scenarios = checked.valid
+    var firstUnit: [Int] = []
+    var unitScenario: [Int] = []
+    for (s, count) in counts.enumerated() {
+      firstUnit.append(unitScenario.count)
+      unitScenario += repeatElement(s, count: count)
+    }
+    let finish:
+      @Sendable (Int, [ReplayResult]) -> Result<(ReplayResult, RunReport.Entry), any Error> = {
+        [seed, inputs] s, runs in
+        Result { () throws -> (ReplayResult, RunReport.Entry) in
+          try Self.finish(
+            scenarios[s].scenario, runs: runs, seed: seed, in: outURL, inputs: inputs,
+            allowOutside: allowOutside)
+        }
+      }
+    let assembly = Mutex(
+      Assembly(
+        remaining: counts, runs: Array(repeating: nil, count: units.count),
+        finished: Array(repeating: nil, count: scenarios.count)))
     let progress = Progress(total: units.count, terminal: tool.terminal)
-    let unitResults = try pool.run(units, jobs: jobs, progress: progress, started: started)
+    let unitResults = try pool.run(units, jobs: jobs, progress: progress, started: started) {
+      [firstUnit, unitScenario] unit, result in
+      let s = unitScenario[unit]
+      let runs = assembly.withLock { state -> [ReplayResult]? in
+        state.runs[unit] = result
+        state.remaining[s] -= 1
+        guard state.remaining[s] == 0 else { return nil }
+        return state.runs[firstUnit[s]..<firstUnit[s] + counts[s]].map { $0! }
+      }
+      guard let runs else { return }
+      let finished = finish(s, runs)
+      assembly.withLock { $0.finished[s] = finished }
+    }
     progress.end()
     var results: [ReplayResult] = []
     var entries: [RunReport.Entry] = []
-    var next = 0
-    for (item, count) in zip(checked.valid, counts) {
-      let slice = Array(unitResults[next..<next + count])
-      next += count
-      if count == 1 {
-        results.append(slice[0])
-        entries.append(
-          try Self.entry(for: slice[0], in: outURL, inputs: inputs, allowOutside: allowOutside))
-      } else {
-        var scenario = item.scenario
-        if let seed { scenario.seed = seed }
-        scenario.runs = count
-        let result = ReplayResult(aggregating: slice, scenario: scenario)
-        results.append(result)
-        entries.append(
-          try ReportFiles.writeRuns(
-            result, scenario: scenario, to: outURL.appendingPathComponent(scenario.name)))
-      }
+    let finished = assembly.withLock { $0.finished }
+    for s in scenarios.indices {
+      let runs = Array(unitResults[firstUnit[s]..<firstUnit[s] + counts[s]])
+      let (result, entry) = try (finished[s] ?? finish(s, runs)).get()
+      results.append(result)
+      entries.append(entry)
     }
 
     let summary = JSONValue.array(results.map(\.json))
@@ -278,6 +301,34 @@ struct ReplayCommand: ToolCommand {
   }
 
   // MARK: Reports
+
+  /// The units' results as they come in, and each scenario's outcome once all of its are in.
+  private struct Assembly {
+    /// Per scenario, its units still running.
+    var remaining: [Int]
+    var runs: [ReplayResult?]
+    var finished: [Result<(ReplayResult, RunReport.Entry), any Error>?]
+  }
+
+  /// A scenario's result and its part of the run's report, from its `runs`' results: the one
+  /// result of a scenario replayed once, or their aggregate, written as the scenario's own
+  /// report beside its runs.
+  static func finish(
+    _ scenario: Scenario, runs: [ReplayResult], seed: UInt64?, in out: URL,
+    inputs: ScenarioInputs, allowOutside: Bool
+  ) throws -> (ReplayResult, RunReport.Entry) {
+    if runs.count == 1 {
+      let entry = try entry(for: runs[0], in: out, inputs: inputs, allowOutside: allowOutside)
+      return (runs[0], entry.rendered())
+    }
+    var scenario = scenario
+    if let seed { scenario.seed = seed }
+    scenario.runs = runs.count
+    let result = ReplayResult(aggregating: runs, scenario: scenario)
+    let entry = try ReportFiles.writeRuns(
+      result, scenario: scenario, to: out.appendingPathComponent(scenario.name))
+    return (result, entry.rendered())
+  }
 
   /// A scenario's part of the run's report, from what its worker wrote; for a crash, or a
   /// worker that wrote no report, the report that says so is written here.

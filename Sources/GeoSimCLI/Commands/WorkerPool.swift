@@ -42,10 +42,12 @@ struct WorkerPool: Sendable {
     WorkerProcesses(executable: executable).start(count, arguments: arguments)
   }
 
-  /// The results in the order of `units`.
+  /// The results in the order of `units`; `completed` is called with each as it is known (on
+  /// any thread, the unit's files complete).
   func run(
     _ units: [Unit], jobs: Int, progress: Progress,
-    started: WorkerProcesses.StartedWorkers? = nil
+    started: WorkerProcesses.StartedWorkers? = nil,
+    completed: @escaping @Sendable (Int, ReplayResult) -> Void = { _, _ in }
   ) throws -> [ReplayResult] {
     try WorkerProcesses(executable: executable).run(
       count: units.count, jobs: jobs, arguments: arguments, started: started,
@@ -59,7 +61,10 @@ struct WorkerPool: Sendable {
       clear: { ReportFiles.clearEvents(in: folder(units[$0])) },
       read: { readResult(units[$0]) },
       crashed: { crashResult(units[$0], ending: $1) },
-      finished: { unit, _ in progress.finished(label(units[unit])) })
+      finished: { unit, result in
+        completed(unit, result)
+        progress.finished(label(units[unit]))
+      })
   }
 
   /// A unit's name in progress lines: the scenario's, with the run for one of several.

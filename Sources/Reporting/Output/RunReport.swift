@@ -28,6 +28,17 @@ public struct RunReport {
     public let markdown: String
     /// Its figures: file name in its folder, and SVG text.
     public let figures: [(file: String, svg: String)]
+    /// Its section of the run's page, when made ahead by ``rendered()``.
+    let section: String?
+
+    /// The entry with its section of the run's page made now, so that the page takes it instead
+    /// of making it when it is written: a caller that has its entries one by one (as a replay's
+    /// workers finish them) makes each section while the others are still coming.
+    public func rendered() -> Entry {
+      Entry(
+        summary: summary, json: json, markdown: markdown, figures: figures.map { ($0, $1) },
+        section: RunReport.section(of: self))
+    }
 
     /// The scenario's name (its folder in the run).
     public var name: String { summary.name }
@@ -57,12 +68,14 @@ public struct RunReport {
 
     /// The entry of a report whose JSON and Markdown are already made (they were just written).
     init(
-      summary: ScenarioSummary, json: JSONValue, markdown: String, figures: [(String, String)]
+      summary: ScenarioSummary, json: JSONValue, markdown: String, figures: [(String, String)],
+      section: String? = nil
     ) {
       self.summary = summary
       self.json = json
       self.markdown = markdown
       self.figures = figures.map { (file: $0.0, svg: $0.1) }
+      self.section = section
     }
 
     /// The entry of a scenario's report as its replay wrote it: `reportJSON` is the text of its
@@ -85,6 +98,7 @@ public struct RunReport {
       json = document.root
       self.markdown = markdown
       self.figures = figures.map { (file: $0.0, svg: $0.1) }
+      section = nil
     }
   }
 
@@ -314,16 +328,19 @@ public struct RunReport {
         + "<td>\(files.joined(separator: " "))</td></tr>\n"
     }
     page += "</table>\n"
-    for e in entries {
-      page += "<section id=\"\(Self.anchor(e.name))\">\n"
-      page += MarkdownHTML.render(e.markdown)
-      for figure in e.figures {
-        page += "<figure>\n" + Self.inline(figure.svg) + "\n</figure>\n"
-      }
-      page += "</section>\n"
-    }
+    for e in entries { page += e.section ?? Self.section(of: e) }
     page += "</body>\n</html>\n"
     return page
+  }
+
+  /// A scenario's section of ``html()``: its Markdown report and its figures.
+  static func section(of e: Entry) -> String {
+    var section = "<section id=\"\(Self.anchor(e.name))\">\n"
+    section += MarkdownHTML.render(e.markdown)
+    for figure in e.figures {
+      section += "<figure>\n" + Self.inline(figure.svg) + "\n</figure>\n"
+    }
+    return section + "</section>\n"
   }
 
   /// The start of a self-contained page: its head with the shared style, and its title.
