@@ -58,6 +58,24 @@ import Testing
     #expect(rings.first?.country == "VA")
     #expect(rings.first?.longitudes.first == 12.45 && rings.first?.latitudes.first == 41.907)
     #expect(Set(rings.map(\.country)).count == 249)
+    // Read where they lie in the shipped table, they are the rings of the text file: the same
+    // vertices, ranges and hashes.
+    let text = try CountryBorderRing.rings(
+      contentsOf: ThreeWordGazetteer.bundledDirectory().appendingPathComponent("countries.txt"))
+    #expect(rings == text)
+    #expect(rings.map(\.latitudeRange) == text.map(\.latitudeRange))
+    #expect(rings.map(\.longitudeRange) == text.map(\.longitudeRange))
+    #expect(Set(rings) == Set(text))
+    let ring = rings[7]
+    #expect(
+      ring
+        == CountryBorderRing(
+          country: ring.country, longitudes: ring.longitudes, latitudes: ring.latitudes))
+    #expect(
+      ring
+        != CountryBorderRing(
+          country: ring.country, longitudes: ring.longitudes.dropLast() + [0],
+          latitudes: ring.latitudes))
   }
 
   @Test func theBundledGazetteerOnTheViewersBordersAnswersAsOneReadFromItsFolder() throws {

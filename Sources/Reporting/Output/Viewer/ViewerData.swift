@@ -382,17 +382,19 @@ extension ViewerProjection {
       var minY = Double.infinity
       var maxY = -Double.infinity
       var points: [(Double, Double)] = []
-      points.reserveCapacity(ring.latitudes.count)
-      for (lat, lon) in zip(ring.latitudes, ring.longitudes) {
-        let p =
-          lat < belowSouth
-          ? (x(longitude: lon), Double.infinity)
-          : lat > aboveNorth ? (x(longitude: lon), -Double.infinity) : point(lat, lon)
-        minX = min(minX, p.0)
-        maxX = max(maxX, p.0)
-        minY = min(minY, p.1)
-        maxY = max(maxY, p.1)
-        points.append(p)
+      ring.withVertices { latitudes, longitudes in
+        points.reserveCapacity(latitudes.count)
+        for (lat, lon) in zip(latitudes, longitudes) {
+          let p =
+            lat < belowSouth
+            ? (x(longitude: lon), Double.infinity)
+            : lat > aboveNorth ? (x(longitude: lon), -Double.infinity) : point(lat, lon)
+          minX = min(minX, p.0)
+          maxX = max(maxX, p.0)
+          minY = min(minY, p.1)
+          maxY = max(maxY, p.1)
+          points.append(p)
+        }
       }
       guard maxX >= -w / 2, minX <= w * 1.5, maxY >= -h / 2, minY <= h * 1.5,
         max(maxX - minX, maxY - minY) >= 1
