@@ -372,17 +372,28 @@ extension ViewerProjection {
     let farNorth = coordinate(x: 0, y: -h - 10).latitude
     let belowSouth = farSouth > -85 ? farSouth : -Double.infinity
     let aboveNorth = farNorth < 85 ? farNorth : Double.infinity
-    for ring in rings {
-      guard ring.longitudeRange.upperBound >= southWest.longitude,
-        ring.longitudeRange.lowerBound <= northEast.longitude,
-        ring.latitudeRange.upperBound >= south, ring.latitudeRange.lowerBound <= north
+    // Far outside the frame only the side matters: a run of vertices beyond the same side
+    // keeps its first and last, pulled in to the frame's edge.
+    func zone(_ p: (Double, Double)) -> Int {
+      (p.0 < -w ? 0 : p.0 > 2 * w ? 2 : 1) + 3 * (p.1 < -h ? 0 : p.1 > 2 * h ? 2 : 1)
+    }
+    // One ring's points at a time, in buffers made once: a frame of the whole world draws
+    // thousands of rings.
+    var points: [(Double, Double)] = []
+    var kept: [(Double, Double)] = []
+    // The rings' boxes are read in place: most rings are passed over, and binding each to a
+    // variable would count references to its vertices' tables, ring after ring.
+    for r in rings.indices {
+      guard rings[r].longitudeRange.upperBound >= southWest.longitude,
+        rings[r].longitudeRange.lowerBound <= northEast.longitude,
+        rings[r].latitudeRange.upperBound >= south, rings[r].latitudeRange.lowerBound <= north
       else { continue }
       var minX = Double.infinity
       var maxX = -Double.infinity
       var minY = Double.infinity
       var maxY = -Double.infinity
-      var points: [(Double, Double)] = []
-      ring.withVertices { latitudes, longitudes in
+      points.removeAll(keepingCapacity: true)
+      rings[r].withVertices { latitudes, longitudes in
         points.reserveCapacity(latitudes.count)
         for (lat, lon) in zip(latitudes, longitudes) {
           let p =
@@ -399,20 +410,16 @@ extension ViewerProjection {
       guard maxX >= -w / 2, minX <= w * 1.5, maxY >= -h / 2, minY <= h * 1.5,
         max(maxX - minX, maxY - minY) >= 1
       else { continue }
-      // Far outside the frame only the side matters: a run of vertices beyond the same side
-      // keeps its first and last, pulled in to the frame's edge.
-      func zone(_ p: (Double, Double)) -> Int {
-        (p.0 < -w ? 0 : p.0 > 2 * w ? 2 : 1) + 3 * (p.1 < -h ? 0 : p.1 > 2 * h ? 2 : 1)
-      }
-      var kept: [(Double, Double)] = []
+      kept.removeAll(keepingCapacity: true)
       kept.reserveCapacity(points.count)
-      for (i, p) in points.enumerated() {
-        let z = zone(p)
-        if z != 4, i > 0, i < points.count - 1, zone(points[i - 1]) == z,
-          zone(points[i + 1]) == z
-        {
-          continue
-        }
+      // Each point's zone once, with its neighbours' beside it.
+      var before = -1
+      var here = zone(points[0])
+      for i in points.indices {
+        let after = i < points.count - 1 ? zone(points[i + 1]) : -1
+        defer { (before, here) = (here, after) }
+        if here != 4, before == here, after == here { continue }
+        let p = points[i]
         kept.append((min(max(p.0, -w), 2 * w), min(max(p.1, -h), 2 * h)))
       }
       SVGPathText.write(kept, closed: true, tolerance: 1.5, digits: 0, to: &d)
