@@ -73,12 +73,13 @@ struct WorkerProcesses: Sendable {
   /// A worker that cannot be started is left to `run`, which starts its own and reports why
   /// it cannot.
   func start(_ count: Int, arguments: [String]) -> StartedWorkers {
-    var workers: [Worker] = []
-    for _ in 0..<count {
-      guard let worker = try? Worker(executable: executable, arguments: arguments) else { break }
-      workers.append(worker)
+    // Each on a thread of its own: a start waits for its process to be spawned.
+    let workers = Mutex<[Worker]>([])
+    DispatchQueue.concurrentPerform(iterations: count) { _ in
+      guard let worker = try? Worker(executable: executable, arguments: arguments) else { return }
+      workers.withLock { $0.append(worker) }
     }
-    return StartedWorkers(arguments: arguments, workers: workers)
+    return StartedWorkers(arguments: arguments, workers: workers.withLock { $0 })
   }
 
   /// Workers started by ``start(_:arguments:)``, waiting for their first unit.
