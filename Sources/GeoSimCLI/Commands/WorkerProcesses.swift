@@ -14,8 +14,9 @@ import Synchronization
 /// and no worker waits while another still has a queue of its own.
 ///
 /// A worker is started with ``unitsOnRequest``: the parent sends it its units on its standard
-/// input, a line of JSON each and two ahead of its answers, and the worker answers `done` on its
-/// standard output once it has written a unit's result (``UnitRequests`` is its side). A worker
+/// input, a line of JSON each and two ahead of its answers (one for the last few units), and
+/// the worker answers `done` on its standard output once it has written a unit's result
+/// (``UnitRequests`` is its side). A worker
 /// that dies leaves its oldest unit without an answer: that unit becomes a crash, and a new
 /// worker is sent the ones after it.
 struct WorkerProcesses: Sendable {
@@ -148,9 +149,14 @@ struct WorkerProcesses: Sendable {
           }
           return unit < count ? unit : nil
         }
+        // Two units ahead, so that the worker finds its next one waiting; one when the last
+        // few are left, so that no worker still holds one queued while another has none.
+        func ahead() -> Int {
+          again.isEmpty && shared.next.withLock({ count - $0 }) < 2 * jobs ? 1 : 2
+        }
         do {
           while shared.failure.withLock({ $0 == nil }) {
-            while sent.count < 2, let unit = take() {
+            while sent.count < ahead(), let unit = take() {
               clear(unit)
               let running = try worker ?? Worker(executable: executable, arguments: arguments)
               worker = running
