@@ -123,6 +123,7 @@ import Testing
 
   @Test func aBuiltInNameSetsTheDeviceAndTheBlocksOwnKeysOverrideSingleNumbers() throws {
     let folder = try Self.folder("builtin")
+    defer { try? FileManager.default.removeItem(at: folder) }
     // The override comes before the profile in the document: the profile still goes first.
     let s = try Self.readScenario(
       Self.scenario(
@@ -136,13 +137,16 @@ import Testing
   }
 
   @Test func aScenarioWithoutAProfileHasTheStandardOne() throws {
-    let s = try Self.readScenario(Self.scenario(device: "{}"), in: try Self.folder("standard"))
+    let folder = try Self.folder("standard")
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let s = try Self.readScenario(Self.scenario(device: "{}"), in: folder)
     #expect(s.device.profileName == DeviceProfile.standard.name)
     #expect(s.device.parameters == DeviceProfile.standard.parameters)
   }
 
   @Test func aProfileFileLoadsRelativeToTheScenario() throws {
     let folder = try Self.folder("file")
+    defer { try? FileManager.default.removeItem(at: folder) }
     try FileManager.default.createDirectory(
       at: folder.appendingPathComponent("profiles"), withIntermediateDirectories: true)
     try Data(Self.changed.fileText.utf8).write(
@@ -161,6 +165,7 @@ import Testing
 
   @Test func anUnknownNameOrAMissingFileListsTheBuiltInProfiles() throws {
     let folder = try Self.folder("unknown")
+    defer { try? FileManager.default.removeItem(at: folder) }
     for (profile, message) in [
       (
         "factory",
@@ -181,6 +186,7 @@ import Testing
 
   @Test func aBadProfileFileIsNamedUnderTheScenariosPlace() throws {
     let folder = try Self.folder("bad")
+    defer { try? FileManager.default.removeItem(at: folder) }
     try Data(#"{"profile": "x", "sensor": {"wifiCoverage": 3}}"#.utf8).write(
       to: folder.appendingPathComponent("x.json"))
     #expect {
@@ -194,6 +200,7 @@ import Testing
 
   @Test func aProfileChosenInCodeReplacesTheNamedOneButNotTheBlocksNumbers() throws {
     let folder = try Self.folder("code")
+    defer { try? FileManager.default.removeItem(at: folder) }
     let s = try Self.readScenario(
       Self.scenario(device: #"{"profile": "rural", "sensor": {"cellSpacing": 900}}"#),
       in: folder, profile: .functional)

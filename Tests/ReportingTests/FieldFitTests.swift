@@ -122,6 +122,7 @@ import Traces
     let report = try Self.recovered.get()
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
       "geosim-fit-report-\(getpid())")
+    defer { try? FileManager.default.removeItem(at: folder) }
     try? FileManager.default.removeItem(at: folder)
     try report.write(to: folder)
     let names = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
@@ -255,6 +256,7 @@ import Traces
     let log = try Self.syntheticLog(Self.known, seed: 3, fences: 2)
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
       "geosim-field-log-csv-\(getpid())")
+    defer { try? FileManager.default.removeItem(at: folder) }
     let (track, events) = try Self.write(log, to: folder, eventsName: "log.csv")
     let read = try FieldLog.read(track: track, events: events)
     #expect(read.origin == Self.origin)
@@ -279,6 +281,7 @@ import Traces
       """
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
       "geosim-field-log-jsonl-\(getpid())")
+    defer { try? FileManager.default.removeItem(at: folder) }
     let (track, events) = try Self.write(log, to: folder, eventsName: "log.jsonl", events: jsonl)
     let read = try FieldLog.read(track: track, events: events)
     #expect(read.fences == fences)
@@ -321,6 +324,7 @@ import Traces
     let log = FieldLog(samples: samples, origin: Self.origin, fences: fences, events: [])
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
       "geosim-field-log-bad-\(getpid())-\(abs(message.hashValue))")
+    defer { try? FileManager.default.removeItem(at: folder) }
     let (track, events) = try Self.write(log, to: folder, eventsName: "log.csv", events: csv)
     #expect {
       _ = try FieldLog.read(track: track, events: events)
@@ -334,6 +338,7 @@ import Traces
   @Test func anEmptyTrackIsAnErrorNamingTheTrackFile() throws {
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
       "geosim-field-log-empty-\(getpid())")
+    defer { try? FileManager.default.removeItem(at: folder) }
     try? FileManager.default.removeItem(at: folder)
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     let track = folder.appendingPathComponent("empty.gpx")
