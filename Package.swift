@@ -1,6 +1,15 @@
 // swift-tools-version: 6.0
 import PackageDescription
 
+#if os(Linux)
+  // libpq's header only: on Linux the library is loaded when the PostGIS backend is first used
+  // (its pkg-config entry would link it, and the twenty libraries it links, into every process).
+  let libpq = Target.systemLibrary(name: "CLibPQ", providers: [.apt(["libpq-dev"])])
+#else
+  let libpq = Target.systemLibrary(
+    name: "CLibPQ", pkgConfig: "libpq", providers: [.brew(["libpq"])])
+#endif
+
 let package = Package(
   name: "GeoSim",
   // Synchronization's Mutex needs macOS 15; everything else builds on Linux and macOS alike.
@@ -39,11 +48,7 @@ let package = Package(
       pkgConfig: "sqlite3",
       providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]
     ),
-    .systemLibrary(
-      name: "CLibPQ",
-      pkgConfig: "libpq",
-      providers: [.apt(["libpq-dev"]), .brew(["libpq"])]
-    ),
+    libpq,
     // Linux calls outside Swift's Glibc module (`renameat2`); empty elsewhere.
     .systemLibrary(name: "CLinux"),
     .target(name: "Errors"),

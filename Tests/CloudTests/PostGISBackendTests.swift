@@ -29,6 +29,18 @@ import Testing
     #expect(target.displayName == "postgresql://geosim@127.0.0.1:1/stations")
   }
 
+  @Test func theClientLibraryIsLoadedWhenFirstNeededOrNamedWhenItCannotBe() throws {
+    // Loaded by name at the first connection (the tool does not link it).
+    let libpq = try LibPQ.load(LibPQ.fileName)
+    #expect(String(cString: libpq.errorMessage(nil)).contains("NULL"))
+    let text = Self.message { _ = try LibPQ.load("libgeosim-no-such-pq.so.5") }
+    #expect(
+      text.hasPrefix(
+        "the PostGIS backend needs PostgreSQL's client library (libgeosim-no-such-pq.so.5, "
+          + "Debian's libpq5), which cannot be loaded: "),
+      "\(text)")
+  }
+
   @Test func passwordsAreLeftOutOfEveryFormOfConnectionString() {
     #expect(
       PostgresConnection.redacted("postgresql://u:p%40ss@h:5432/db?sslmode=require")

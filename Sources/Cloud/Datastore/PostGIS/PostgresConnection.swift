@@ -8,6 +8,7 @@ import Foundation
 /// starts with the database's name (its URL without the password) and says what was expected.
 /// Like the datastore it is used from one thread.
 final class PostgresConnection {
+  private let pq: LibPQ
   private var connection: OpaquePointer?
   /// The URL without its password, for messages.
   let name: String
@@ -25,16 +26,17 @@ final class PostgresConnection {
   init(url: String, statementTimeout: Int) throws(CloudError) {
     name = PostgresConnection.redacted(url)
     self.statementTimeout = statementTimeout
+    pq = try LibPQ.loaded()
     // Defaults come first: expand_dbname lets the URL's own values override them.
     let keywords = ["connect_timeout", "application_name", "dbname"]
     let values = ["10", "geosim", url]
     connection = PostgresConnection.withCStrings(keywords) { k in
-      PostgresConnection.withCStrings(values) { v in PQconnectdbParams(k, v, 1) }
+      PostgresConnection.withCStrings(values) { [pq] v in pq.connectdbParams(k, v, 1) }
     }
     // PQconnectdbParams returns NULL only when libpq cannot allocate; else check PQstatus.
-    guard let connection, PQstatus(connection) == CONNECTION_OK else {
-      let detail = connection.map { Self.firstLine(String(cString: PQerrorMessage($0))) }
-      PQfinish(connection)
+    guard let connection, pq.status(connection) == CONNECTION_OK else {
+      let detail = connection.map { Self.firstLine(String(cString: pq.errorMessage($0))) }
+      pq.finish(connection)
       connection = nil
       throw CloudError(
         .database,
@@ -46,7 +48,7 @@ final class PostgresConnection {
     try execute("SET extra_float_digits = 1", what: "set extra_float_digits")
   }
 
-  deinit { PQfinish(connection) }
+  deinit { pq.finish(connection) }
 
   /// Runs one statement with text parameters (`$1`, `$2`, …) and returns its rows.
   ///
@@ -56,13 +58,13 @@ final class PostgresConnection {
     -> Rows
   {
     let result = PostgresConnection.withCStrings(parameters) { values in
-      PQexecParams(connection, sql, Int32(parameters.count), nil, values, nil, nil, 0)
+      pq.execParams(connection, sql, Int32(parameters.count), nil, values, nil, nil, 0)
     }
-    defer { PQclear(result) }
+    defer { pq.clear(result) }
     try check(result, what: what)
     var rows = Rows()
     // PQntuples and PQnfields are 0 for a command without rows.
-    let (count, columns) = (PQntuples(result), PQnfields(result))
+    let (count, columns) = (pq.ntuples(result), pq.nfields(result))
     rows.values.reserveCapacity(Int(count))
     for row in 0..<count {
       var values: [String?] = []
@@ -70,8 +72,8 @@ final class PostgresConnection {
       for column in 0..<columns {
         // PQgetisnull returns 1 for NULL; PQgetvalue then returns an empty string.
         values.append(
-          PQgetisnull(result, row, column) == 1
-            ? nil : String(cString: PQgetvalue(result, row, column)))
+          pq.getisnull(result, row, column) == 1
+            ? nil : String(cString: pq.getvalue(result, row, column)))
       }
       rows.values.append(values)
     }
@@ -80,21 +82,21 @@ final class PostgresConnection {
 
   /// Runs `COPY … FROM STDIN` (text format) with `lines`, each ending in a newline.
   func copy(_ sql: String, lines: [String], what: String) throws(CloudError) {
-    let start = PQexec(connection, sql)
+    let start = pq.exec(connection, sql)
     // PQexec returns PGRES_COPY_IN when the server is ready for the data.
-    guard PQresultStatus(start) == PGRES_COPY_IN else {
-      defer { PQclear(start) }
+    guard pq.resultStatus(start) == PGRES_COPY_IN else {
+      defer { pq.clear(start) }
       try check(start, what: what)
       throw CloudError(.database, "\(name): \(what): the server did not start COPY")
     }
-    PQclear(start)
+    pq.clear(start)
     var chunk = ""
     func send(_ text: String) -> Bool {
       var text = text
       // PQputCopyData returns 1 when queued, 0 (non-blocking only) or -1 on error.
       return text.withUTF8 { bytes in
         bytes.withMemoryRebound(to: CChar.self) {
-          PQputCopyData(connection, $0.baseAddress, Int32($0.count)) == 1
+          pq.putCopyData(connection, $0.baseAddress, Int32($0.count)) == 1
         }
       }
     }
@@ -109,20 +111,20 @@ final class PostgresConnection {
     }
     if sent && !chunk.isEmpty { sent = send(chunk) }
     // PQputCopyEnd with an error message aborts the COPY; it returns 1 when queued.
-    _ = PQputCopyEnd(connection, sent ? nil : "client failed to send data")
+    _ = pq.putCopyEnd(connection, sent ? nil : "client failed to send data")
     var failure: CloudError?
     // The COPY's own result, then NULL.
-    while let result = PQgetResult(connection) {
+    while let result = pq.getResult(connection) {
       if failure == nil {
         do throws(CloudError) { try check(result, what: what) } catch { failure = error }
       }
-      PQclear(result)
+      pq.clear(result)
     }
     if let failure { throw failure }
     guard sent else {
       throw CloudError(
         .database,
-        "\(name): \(what): \(Self.firstLine(String(cString: PQerrorMessage(connection))))"
+        "\(name): \(what): \(Self.firstLine(String(cString: pq.errorMessage(connection))))"
       )
     }
   }
@@ -130,13 +132,13 @@ final class PostgresConnection {
   /// Throws unless `result` reports success (a command or rows).
   private func check(_ result: OpaquePointer?, what: String) throws(CloudError) {
     // PQresultStatus of NULL (out of memory, lost connection) is PGRES_FATAL_ERROR.
-    let status = PQresultStatus(result)
+    let status = pq.resultStatus(result)
     if status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK { return }
     let detail = Self.firstLine(
-      result.map { String(cString: PQresultErrorMessage($0)) }
-        ?? String(cString: PQerrorMessage(connection)))
+      result.map { String(cString: pq.resultErrorMessage($0)) }
+        ?? String(cString: pq.errorMessage(connection)))
     // PQresultErrorField returns NULL when the field is absent (a client-side failure).
-    let state = result.flatMap { PQresultErrorField($0, Int32(UInt8(ascii: "C"))) }.map {
+    let state = result.flatMap { pq.resultErrorField($0, Int32(UInt8(ascii: "C"))) }.map {
       String(cString: $0)
     }
     if state == "57014" {
