@@ -196,9 +196,10 @@ private func weather(name: String, variant: String, expect: String = "pass") -> 
 
   @Test func aReplayAgainWithAnotherSeedReportsItsOwnResults() throws {
     let dir = try folder(["a.scenario.json": weather(name: "w", variant: "corrected")])
-    #expect(try geosim(["replay", ".", "--out", "again", "--seed", "1"], in: dir).code == 0)
-    #expect(try geosim(["replay", ".", "--out", "again", "--seed", "2"], in: dir).code == 0)
-    #expect(try geosim(["replay", ".", "--out", "fresh", "--seed", "2"], in: dir).code == 0)
+    for (out, seed) in [("again", "1"), ("again", "2"), ("fresh", "2")] {
+      let replay = try geosim(["replay", ".", "--out", out, "--seed", seed], in: dir)
+      #expect(replay.code == 0, "\(out) --seed \(seed): \(replay.out)\(replay.err)")
+    }
     for file in ["results.json", "w/result.json", "w/report.json", "w/events.jsonl"] {
       let again = try Data(contentsOf: dir.appendingPathComponent("again/\(file)"))
       #expect(
