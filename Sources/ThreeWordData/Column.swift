@@ -35,6 +35,7 @@ package struct Column<Element: BitwiseCopyable>: RandomAccessCollection, @unchec
     if copied == nil {
       var written = 0
       for value in values {
+        precondition(written < count, "a collection yielded more values than its count")
         (start + written).initialize(to: value)
         written += 1
       }

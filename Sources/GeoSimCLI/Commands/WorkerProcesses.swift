@@ -16,9 +16,8 @@ import Synchronization
 /// A worker is started with ``unitsOnRequest``: the parent sends it its units on its standard
 /// input, a line of JSON each and two ahead of its answers (one for the last few units), and
 /// the worker answers `done` on its standard output once it has written a unit's result
-/// (``UnitRequests`` is its side). A worker
-/// that dies leaves its oldest unit without an answer: that unit becomes a crash, and a new
-/// worker is sent the ones after it.
+/// (``UnitRequests`` is its side). A worker that dies leaves its oldest unit without an answer:
+/// that unit becomes a crash, and a new worker is sent the ones after it.
 struct WorkerProcesses: Sendable {
   /// The option that makes a worker take its units on request.
   static let unitsOnRequest = "--units-on-request"
