@@ -10,19 +10,31 @@ import Synchronization
   import Darwin
 #endif
 
-/// A replay's `events.jsonl` as a worker streams it: each entry's line is made in a buffer that
-/// is written out once it holds ``capacity`` bytes, and at the end.
+/// A replay's `events.jsonl` as a worker streams it: each entry's line joins the pending
+/// ones, which are written out once they hold ``capacity`` bytes, and at the end.
 ///
 /// The file still holds every event before a trap in the app: once ``writeOnTrap()`` has run,
-/// a trapping worker writes what the buffer holds before it dies, and a worker stopped for its
+/// a trapping worker writes the pending lines before it dies, and a worker stopped for its
 /// time limit does so too (``writePending()``). The parent reads a crash's last events from
 /// the file, as it always has.
+///
+/// Only the replay's thread adds lines, without taking a lock: it copies each whole line into
+/// memory that never moves and then publishes the new length, so another thread (the time
+/// limit's) or a signal handler writes whole lines only. Writing takes the lock.
 final class EventFile {
   /// How many bytes gather before they are written: one `write` for some 300 entries.
   static let capacity = 1 << 16
 
   private let path: String
   private var isOpen = true
+  /// Where each line is made before it joins the pending ones.
+  private var line = JSONBuffer(capacity: 1 << 12)
+  /// The pending lines' memory, kept by ``pendingEvents`` for the process's life.
+  private let storage: UnsafeMutablePointer<UInt8>
+  /// How many bytes of `storage` the pending lines fill, as this thread last published it.
+  private var count = 0
+  /// Whether a write failed: later lines are dropped.
+  private var failed = false
 
   /// Creates the file at `path`, in place of any file there. One event file is open at a time.
   init(path: String) throws(OutputFailure) {
@@ -36,7 +48,7 @@ final class EventFile {
     guard descriptor >= 0 else {
       throw OutputFailure("cannot write \(path): \(String(cString: strerror(errno)))")
     }
-    pendingEvents.withLock { $0.open(descriptor) }
+    storage = pendingEvents.withLock { $0.open(descriptor) }
   }
 
   deinit {
@@ -45,17 +57,42 @@ final class EventFile {
 
   /// Adds `entry`'s line.
   func append(_ entry: LogEntry) {
-    pendingEvents.withLock { pending in
-      guard pending.failure == 0 else { return }
-      EventLog.writeJSONLine(entry, to: &pending.bytes)
-      if pending.bytes.count >= EventFile.capacity { pending.writeOut() }
+    guard !failed else { return }
+    line.removeAll()
+    EventLog.writeJSONLine(entry, to: &line)
+    let n = line.count
+    if count + n > PendingEvents.room { writeOut() }
+    if n > PendingEvents.room {
+      // A line longer than the whole memory is written by itself (the ones before it are).
+      let failure = line.withUnsafeBytes { bytes in
+        // The lock's closure runs here, on this thread, while the bytes are valid: their
+        // address is handed in as a number, which the lock's state may take.
+        let (address, count) = (UInt(bitPattern: bytes.baseAddress), bytes.count)
+        return pendingEvents.withLock {
+          let start = UnsafeRawPointer(bitPattern: address)
+          return $0.write(UnsafeRawBufferPointer(start: start, count: count))
+        }
+      }
+      failed = failure != 0
+      return
     }
+    line.withUnsafeBytes { (storage + count).update(from: $0.baseAddress!, count: n) }
+    count += n
+    pendingCount.store(count, ordering: .releasing)
+    if count >= EventFile.capacity { writeOut() }
+  }
+
+  /// Writes the pending lines.
+  private func writeOut() {
+    failed = pendingEvents.withLock { $0.writeOut() } != 0
+    count = 0
   }
 
   /// Writes what is left and closes the file; throws when a line could not be written.
   func close() throws(OutputFailure) {
     isOpen = false
     let failure = pendingEvents.withLock { $0.close() }
+    count = 0
     if failure != 0 {
       throw OutputFailure("cannot write \(path): \(String(cString: strerror(failure)))")
     }
@@ -107,39 +144,60 @@ private func writePendingOnSignal(_ signal: Int32) {
   raise(signal)
 }
 
-/// The open event file's descriptor and the bytes it has not written yet, where a signal
-/// handler and the time limit's thread can reach them.
+/// The open event file's descriptor and the memory of the lines not written yet, where a
+/// signal handler and the time limit's thread can reach them.
 private let pendingEvents = Mutex(PendingEvents())
+
+/// How many bytes of ``PendingEvents/storage`` hold whole lines not written yet: set by the
+/// thread that adds them (``EventFile/append(_:)``), emptied by whoever writes them.
+private let pendingCount = Atomic<Int>(0)
 
 /// What ``pendingEvents`` holds.
 private struct PendingEvents: ~Copyable {
+  /// The pending lines' room: a piece of ``EventFile/capacity`` and a line's slack.
+  static let room = EventFile.capacity + (1 << 14)
+
   var descriptor: Int32 = -1
-  /// The lines not written yet; its storage is kept from piece to piece (a line longer than
-  /// the slack grows it once).
-  var bytes = JSONBuffer(capacity: EventFile.capacity + (1 << 14))
+  /// The memory of the pending lines, made by the first file and kept for the process's life:
+  /// a thread that still adds lines after the time limit ended the file copies into it.
+  var storage: UnsafeMutablePointer<UInt8>?
   /// The `errno` of the first write that failed, or 0; later lines are dropped.
   var failure: Int32 = 0
   /// The address of the signal handlers' own stack (``EventFile/writeOnTrap()``), once
   /// installed: what keeps it reachable.
   var signalStack: UInt = 0
 
-  mutating func open(_ descriptor: Int32) {
+  /// Takes `descriptor` as the open file's; returns the pending lines' memory.
+  mutating func open(_ descriptor: Int32) -> UnsafeMutablePointer<UInt8> {
     self.descriptor = descriptor
-    bytes.removeAll()
     failure = 0
+    pendingCount.store(0, ordering: .relaxed)
+    if let storage { return storage }
+    let made = UnsafeMutablePointer<UInt8>.allocate(capacity: Self.room)
+    storage = made
+    return made
   }
 
-  /// Writes the buffer out and empties it.
-  mutating func writeOut() {
-    defer { bytes.removeAll() }
-    guard descriptor >= 0, failure == 0 else { return }
-    let descriptor = descriptor
-    failure = bytes.withUnsafeBytes { writeAll(UnsafeRawBufferPointer($0), to: descriptor) }
+  /// Writes the pending lines and empties them; returns ``failure``. (Only system calls and
+  /// atomics: a signal handler calls it.)
+  mutating func writeOut() -> Int32 {
+    let count = pendingCount.load(ordering: .acquiring)
+    pendingCount.store(0, ordering: .relaxed)
+    guard count > 0, let storage else { return failure }
+    return write(UnsafeRawBufferPointer(start: storage, count: count))
+  }
+
+  /// Writes `bytes` to the open file unless it is closed or a write failed; returns
+  /// ``failure``.
+  mutating func write(_ bytes: UnsafeRawBufferPointer) -> Int32 {
+    guard descriptor >= 0, failure == 0 else { return failure }
+    failure = writeAll(bytes, to: descriptor)
+    return failure
   }
 
   /// Writes what is left, closes the file and returns ``failure``.
   mutating func close() -> Int32 {
-    writeOut()
+    _ = writeOut()
     if descriptor >= 0 { closeDescriptor(descriptor) }
     descriptor = -1
     return failure
