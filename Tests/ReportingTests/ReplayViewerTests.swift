@@ -157,10 +157,12 @@ private func string(_ v: JSONValue?) -> String? {
   }()
 
   @Test func theBordersAreThoseOfEveryVertexProjected() throws {
-    let rings = try CountryBorderRing.bundled()
+    let borders = try ViewerBorders.bundled()
+    #expect(try borders.rings == CountryBorderRing.bundled())
     for frame in Self.frames {
       let projection = ViewerProjection(fitting: frame)
-      let same = projection.borders(rings) == bordersProjectingEverything(rings, projection)
+      let same =
+        projection.borders(borders) == bordersProjectingEverything(borders.rings, projection)
       #expect(same, "frame \(frame)")
     }
   }

@@ -62,7 +62,7 @@ struct ViewerData {
   /// The data of `run`'s viewer; `jsonLines`, when given, is its log as `events.jsonl` holds
   /// it, whose lines the event list takes instead of writing them again.
   init(
-    run: ScenarioRun, report: ScenarioReport, borders: [CountryBorderRing],
+    run: ScenarioRun, report: ScenarioReport, borders: ViewerBorders,
     eventLimit: Int = Self.eventLimit, jsonLines: [UInt8]? = nil,
     resources: ReplayResources? = nil
   ) {
@@ -347,11 +347,45 @@ struct ViewerProjection {
   }
 }
 
+/// Border rings for the viewer, with their boxes side by side: every viewer passes over all
+/// of the world's rings to find the few near its map, and reading each ring's box from the
+/// ring itself was a cache miss a ring.
+struct ViewerBorders: Sendable {
+  /// A ring's least and greatest longitude and latitude.
+  struct Box: Sendable {
+    var west: Double
+    var east: Double
+    var south: Double
+    var north: Double
+  }
+
+  let rings: [CountryBorderRing]
+  /// The rings' boxes, in the rings' order.
+  let boxes: [Box]
+
+  init(_ rings: [CountryBorderRing]) {
+    self.rings = rings
+    boxes = rings.map {
+      Box(
+        west: $0.longitudeRange.lowerBound, east: $0.longitudeRange.upperBound,
+        south: $0.latitudeRange.lowerBound, north: $0.latitudeRange.upperBound)
+    }
+  }
+
+  private static let cached = Result { () throws(CloudError) -> ViewerBorders in
+    ViewerBorders(try CountryBorderRing.bundled())
+  }
+
+  /// The shipped borders (``CountryBorderRing/bundled()``), boxed on first use and shared.
+  static func bundled() throws(CloudError) -> ViewerBorders { try cached.get() }
+}
+
 extension ViewerProjection {
   /// The borders near the map as the text of a JSON string of SVG path data: rings whose box
   /// meets the frame grown by half its size on each side, their far vertices pulled in to twice
   /// the frame's size, simplified to about a unit of the drawing.
-  func borders(_ rings: [CountryBorderRing]) -> [UInt8] {
+  func borders(_ borders: ViewerBorders) -> [UInt8] {
+    let rings = borders.rings
     let w = Self.width
     let h = Self.height
     var d = JSONBuffer(capacity: 1 << 12)
@@ -381,12 +415,10 @@ extension ViewerProjection {
     // thousands of rings.
     var points: [(Double, Double)] = []
     var kept: [(Double, Double)] = []
-    // The rings' boxes are read in place: most rings are passed over, and binding each to a
-    // variable would count references to its vertices' tables, ring after ring.
-    for r in rings.indices {
-      guard rings[r].longitudeRange.upperBound >= southWest.longitude,
-        rings[r].longitudeRange.lowerBound <= northEast.longitude,
-        rings[r].latitudeRange.upperBound >= south, rings[r].latitudeRange.lowerBound <= north
+    // Most rings are passed over on their boxes alone, read one after another.
+    for (r, box) in borders.boxes.enumerated() {
+      guard box.east >= southWest.longitude, box.west <= northEast.longitude,
+        box.north >= south, box.south <= north
       else { continue }
       var minX = Double.infinity
       var maxX = -Double.infinity
@@ -470,7 +502,7 @@ enum SVGPathText {
 private struct Builder {
   let run: ScenarioRun
   let report: ScenarioReport
-  let borders: [CountryBorderRing]
+  let borders: ViewerBorders
   let eventLimit: Int
   let jsonLines: [UInt8]?
   let resources: ReplayResources?
@@ -1251,7 +1283,7 @@ struct ReplayViewer {
     jsonLines: [UInt8]? = nil, resources: ReplayResources? = nil
   ) throws {
     data = ViewerData(
-      run: run, report: report, borders: try CountryBorderRing.bundled(), eventLimit: eventLimit,
+      run: run, report: report, borders: try ViewerBorders.bundled(), eventLimit: eventLimit,
       jsonLines: jsonLines, resources: resources)
     name = run.scenario.name
     description = run.scenario.description
