@@ -6,8 +6,10 @@ import SimKernel
 final class AuthorizationService: LifetimeOwner {
   /// The phone owns this service, so it outlives it: no reference counting on the hot path.
   private unowned(unsafe) let phone: Phone
+  // Read for every fix; changed by assignment or by the value's own mutating methods, which
+  // never reach this service again: without the runtime's exclusivity check.
   /// The permission state.
-  private(set) var state = LocationAuthorizer()
+  @exclusivity(unchecked) private(set) var state = LocationAuthorizer()
   private var prompt: (kind: PromptKind, always: Bool)?
   /// Who waits for the temporary full accuracy prompt on screen: the process that asked and
   /// its completion.

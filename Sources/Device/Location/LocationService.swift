@@ -6,16 +6,19 @@ import SimKernel
 /// arms whenever a manager wants fixes and the app may have them.
 final class LocationService {
   /// What the service keeps for one manager, and the manager, not kept alive (the app owns it).
+  ///
+  /// Its state is read for every fix and only ever assigned, never held across a call: without
+  /// the runtime's exclusivity check, as `entries` below.
   private final class Updates {
     private let reference: Uncounted<LocationManager>
     var manager: LocationManager? { reference.value }
-    var isUpdating = false
-    var isPaused = false
+    @exclusivity(unchecked) var isUpdating = false
+    @exclusivity(unchecked) var isPaused = false
     /// Updates were started while the app was in use (When In Use keeps them in the background).
-    var startedInUse = false
-    var lastDelivered: Location?
-    var stationarySince: SimTime?
-    var oneShot: (deadline: SimTime, best: Location?)?
+    @exclusivity(unchecked) var startedInUse = false
+    @exclusivity(unchecked) var lastDelivered: Location?
+    @exclusivity(unchecked) var stationarySince: SimTime?
+    @exclusivity(unchecked) var oneShot: (deadline: SimTime, best: Location?)?
 
     var wantsFixes: Bool { (isUpdating && !isPaused) || oneShot != nil }
 
@@ -24,14 +27,19 @@ final class LocationService {
 
   /// The phone owns this service, so it outlives it: no reference counting on the hot path.
   private unowned(unsafe) let phone: Phone
+  /// The phone's simulation, asked the time on every fix.
+  private unowned(unsafe) let simulation: Simulation
   private let sensor: (any LocationSensor)?
-  /// A class per manager, so that walking them copies no weak reference.
-  private var entries: [Updates] = []
+  /// Whether the phone has a sensor (``sensor`` is not `nil`), read without copying it.
+  let hasSensor: Bool
+  /// A class per manager, so that walking them copies no weak reference. Walked for every
+  /// fix; no access to it is held across a call.
+  @exclusivity(unchecked) private var entries: [Updates] = []
   private var managerCount = 0
   private var missedFixWhileSuspended = false
   /// The most recent fix delivered on this phone (CoreLocation's cached location).
   private(set) var lastKnownLocation: Location?
-  private lazy var ticker = phone.simulation.makeTimer { [unowned(unsafe) self] in self.tick() }
+  private lazy var ticker = simulation.makeTimer { [unowned(unsafe) self] in self.tick() }
 
   // The services asked on every fix, held without reference counting (the phone owns them
   // all): a retain of an object that is also referenced weakly takes the slow path.
@@ -40,7 +48,9 @@ final class LocationService {
 
   init(phone: Phone, sensor: (any LocationSensor)?) {
     self.phone = phone
+    self.simulation = phone.simulation
     self.sensor = sensor
+    self.hasSensor = sensor != nil
     self.process = phone.process
     self.authorization = phone.authorization
   }
@@ -122,15 +132,13 @@ final class LocationService {
 
   /// The phone's coarse position estimate now, for region decisions.
   func coarseEstimate() -> Location? {
-    sensor?.coarseEstimate(at: phone.simulation.now)
+    sensor?.coarseEstimate(at: simulation.now)
   }
 
   /// The position `source` gives region monitoring now, if any.
   func regionPosition(from source: PositioningSource, connected: Bool) -> Location? {
-    sensor?.regionPosition(at: phone.simulation.now, from: source, connected: connected)
+    sensor?.regionPosition(at: simulation.now, from: source, connected: connected)
   }
-
-  var hasSensor: Bool { sensor != nil }
 
   /// How often the sensor yields fixes, if the phone has one.
   var updateInterval: SimDuration? { sensor?.updateInterval }
@@ -138,12 +146,12 @@ final class LocationService {
   /// The device's true speed now, from its motion (what the motion coprocessor senses), if
   /// the sensor knows it.
   func trueSpeed() -> Double? {
-    sensor?.trueSpeed(at: phone.simulation.now)
+    sensor?.trueSpeed(at: simulation.now)
   }
 
   /// Where the device truly is now, if the sensor knows it.
   func truePosition() -> Coordinate? {
-    sensor?.truePosition(at: phone.simulation.now)
+    sensor?.truePosition(at: simulation.now)
   }
 
   // MARK: What the other services tell
@@ -175,7 +183,7 @@ final class LocationService {
     if missedFixWhileSuspended, let sensor {
       missedFixWhileSuspended = false
       if case .fix(let fix) = sensor.reading(
-        at: phone.simulation.now, desiredAccuracy: strictestAccuracy(),
+        at: simulation.now, desiredAccuracy: strictestAccuracy(),
         reducedAccuracy: !authorization.isPrecise)
       {
         offer(fix, stale: false)
@@ -246,7 +254,7 @@ final class LocationService {
       return fail(manager, .denied, "the app is not authorized for location")
     }
     guard u.oneShot == nil else { return }
-    u.oneShot = (phone.simulation.now + phone.parameters.oneShotTimeout, nil)
+    u.oneShot = (simulation.now + phone.parameters.oneShotTimeout, nil)
     phone.record(LocationEvent.requested(manager: manager.identifier))
     rearm()
   }
@@ -255,7 +263,7 @@ final class LocationService {
 
   /// Whether a fix is wanted: a sensor, the permission, and a manager that wants one.
   private var needsFixes: Bool {
-    sensor != nil && authorization.isAuthorized && anyLive { $1.wantsFixes }
+    hasSensor && authorization.isAuthorized && anyLive { $1.wantsFixes }
   }
 
   /// Arms or cancels the ticker to match ``needsFixes``.
@@ -283,7 +291,7 @@ final class LocationService {
 
   private func step() {
     guard let sensor else { return }
-    let now = phone.simulation.now
+    let now = simulation.now
     let state = process.state
     let reading = sensor.reading(
       at: now, desiredAccuracy: strictestAccuracy(),
@@ -311,7 +319,7 @@ final class LocationService {
 
   /// Offers a fresh fix to every manager that may receive it now.
   private func offer(_ fix: Location, stale: Bool) {
-    let now = phone.simulation.now
+    let now = simulation.now
     // What does not depend on the manager is read once per fix: this runs every second.
     let foreground = process.state == .foreground
     let background = process.state == .background
@@ -407,7 +415,7 @@ final class LocationService {
     phone.record(LocationEvent.didUpdateLocations(manager: m.identifier, location: fix))
     // What the app now holds rests on unconfirmed defaults: the report lists them.
     if stale {
-      let age = (phone.simulation.now - fix.timestamp).seconds
+      let age = (simulation.now - fix.timestamp).seconds
       phone.record(AssumptionEvent.staleFirstFix(manager: m.identifier, age: age))
     }
     if fix.horizontalAccuracy < 0 {

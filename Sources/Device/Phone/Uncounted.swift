@@ -1,7 +1,8 @@
 /// Whether an object is still alive: the object ends its lifetime in its `deinit`.
 package final class Lifetime {
-  /// `false` once the object has gone.
-  package private(set) var isAlive = true
+  /// `false` once the object has gone. (Read for every call through an ``Uncounted``
+  /// reference and never held across a call: without the runtime's exclusivity check.)
+  @exclusivity(unchecked) package private(set) var isAlive = true
 
   /// The lifetime of an object being made.
   package init() {}

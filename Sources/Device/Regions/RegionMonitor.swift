@@ -60,7 +60,10 @@ final class RegionMonitor {
     }
   }
 
-  private(set) var watches: [Watch] = []
+  // Read and written for every region on every position, never across a call that could reach
+  // the monitor again (the predicates passed in are pure): without the runtime's exclusivity
+  // check, which cost more than the evaluation of a region far away.
+  @exclusivity(unchecked) private(set) var watches: [Watch] = []
   private var nextRegistration = 0
   let parameters: RegionMonitoringParameters
 

@@ -64,22 +64,24 @@ public final class SensorModel: LocationSensor {
   /// The numbers behind the fixes.
   public let parameters: SensorParameters
 
-  private var cursor = Trajectory.Cursor()
-  private var coarseCursor = Trajectory.Cursor()
-  private var truthCursor = Trajectory.Cursor()
-  private var regionCursor = Trajectory.Cursor()
+  // The state each reading advances: changed only by the values' own mutating methods, which
+  // never reach the model again, so without the runtime's exclusivity check on every reading.
+  @exclusivity(unchecked) private var cursor = Trajectory.Cursor()
+  @exclusivity(unchecked) private var coarseCursor = Trajectory.Cursor()
+  @exclusivity(unchecked) private var truthCursor = Trajectory.Cursor()
+  @exclusivity(unchecked) private var regionCursor = Trajectory.Cursor()
   private let cellTowers: CellGrid
-  private var regionGNSSError: GaussMarkovProcess
+  @exclusivity(unchecked) private var regionGNSSError: GaussMarkovProcess
   private let wifiTiles: CellGrid
-  private var gnssError: GaussMarkovProcess
-  private var wifiError: GaussMarkovProcess
-  private var cellError: GaussMarkovProcess
-  private var coarseError: GaussMarkovProcess
-  private var coarseJumps: OutlierSchedule
-  private var invalidRandom: RandomStream
-  private var velocityRandom: RandomStream
+  @exclusivity(unchecked) private var gnssError: GaussMarkovProcess
+  @exclusivity(unchecked) private var wifiError: GaussMarkovProcess
+  @exclusivity(unchecked) private var cellError: GaussMarkovProcess
+  @exclusivity(unchecked) private var coarseError: GaussMarkovProcess
+  @exclusivity(unchecked) private var coarseJumps: OutlierSchedule
+  @exclusivity(unchecked) private var invalidRandom: RandomStream
+  @exclusivity(unchecked) private var velocityRandom: RandomStream
   /// When the next approximate location may be computed.
-  private var nextApproximateFix = Int64.min
+  @exclusivity(unchecked) private var nextApproximateFix = Int64.min
 
   private let gnssOpenSkySigma: Double
   private let gnssUrbanCanyonSigma: Double

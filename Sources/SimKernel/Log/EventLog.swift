@@ -130,8 +130,10 @@ extension LogEntry: Hashable {
 /// Entries are kept in memory and, when a ``sink`` is set, also handed to it one by one as
 /// they are recorded (for streaming JSON Lines to a file).
 public final class EventLog {
+  // Appended to for every entry and never held across a call: without the runtime's
+  // exclusivity check.
   /// Every entry, in order.
-  public private(set) var entries: [LogEntry] = []
+  @exclusivity(unchecked) public private(set) var entries: [LogEntry] = []
   /// Receives each entry as it is recorded.
   public var sink: ((LogEntry) -> Void)?
   /// Whether the log is closed: the world is over, and nothing more is recorded.
