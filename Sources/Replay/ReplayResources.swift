@@ -23,6 +23,7 @@ public final class ReplayResources: Sendable {
   private let layers = Mutex<[GeoJSONKey: [GeoJSONFeature]]>([:])
   private let trajectories = Mutex<[[TrajectorySample]: Trajectory]>([:])
   private let timeZoneSpans = Mutex<[TimeZoneSpan: JSONValue]>([:])
+  private let resolvedURLs = Mutex<[FileKey: URL]>([:])
 
   /// A time zone over a span of time, from `start` for `seconds`.
   package struct TimeZoneSpan: Hashable, Sendable {
@@ -90,6 +91,41 @@ public final class ReplayResources: Sendable {
     let trace = try Trace(fileData: data, path: path, gpxWaypoints: gpxWaypoints)
     traces.withLock { $0[key] = trace }
     return trace
+  }
+
+  /// `url` standardized and with its symbolic links resolved
+  /// (`standardizedFileURL.resolvingSymlinksInPath()`), worked out once per process for the
+  /// same URL: every point of a sweep names the same files, and Foundation resolves a path one
+  /// component at a time.
+  package func resolvingSymlinks(_ url: URL) -> URL {
+    resolved(FileKey(folder: url, path: nil)) { url.standardizedFileURL.resolvingSymlinksInPath() }
+  }
+
+  /// The file `path` names, relative to `folder` unless it is absolute, standardized and with
+  /// its symbolic links resolved, as ``resolvingSymlinks(_:)`` resolves it: made once per
+  /// process for the same names.
+  package func resolvingSymlinks(_ path: String, in folder: URL) -> URL {
+    resolved(FileKey(folder: folder, path: path)) { Self.resolvingSymlinks(path, in: folder) }
+  }
+
+  /// The file `path` names, relative to `folder` unless it is absolute, standardized and with
+  /// its symbolic links resolved, worked out afresh.
+  package static func resolvingSymlinks(_ path: String, in folder: URL) -> URL {
+    let url = path.hasPrefix("/") ? URL(fileURLWithPath: path) : folder.appendingPathComponent(path)
+    return url.standardizedFileURL.resolvingSymlinksInPath()
+  }
+
+  /// A file's name as a scenario gives it (`path` in `folder`), or a URL (`folder` alone).
+  private struct FileKey: Hashable {
+    let folder: URL
+    let path: String?
+  }
+
+  private func resolved(_ key: FileKey, _ make: () -> URL) -> URL {
+    if let known = resolvedURLs.withLock({ $0[key] }) { return known }
+    let resolved = make()
+    resolvedURLs.withLock { $0[key] = resolved }
+    return resolved
   }
 
   /// The features of a GeoJSON text (`GeoJSON.features(from:file:)`), parsed once per

@@ -221,12 +221,16 @@ struct ScenarioReader {
     guard !text.isEmpty else {
       throw error(node.path, "expected a file path, found an empty string")
     }
-    let url =
-      text.hasPrefix("/")
-      ? URL(fileURLWithPath: text) : folder.appendingPathComponent(text)
-    let resolved = url.standardizedFileURL.resolvingSymlinksInPath()
+    let resolved: URL
+    let base: String
+    if let resources {
+      resolved = resources.resolvingSymlinks(text, in: folder)
+      base = resources.resolvingSymlinks(folder).path
+    } else {
+      resolved = ReplayResources.resolvingSymlinks(text, in: folder)
+      base = folder.standardizedFileURL.resolvingSymlinksInPath().path
+    }
     if !allowOutside {
-      let base = folder.standardizedFileURL.resolvingSymlinksInPath().path
       let inside = resolved.path.hasPrefix(base.hasSuffix("/") ? base : base + "/")
       guard inside else {
         throw error(

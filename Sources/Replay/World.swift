@@ -367,7 +367,7 @@ public final class World {
       switch source {
       case .file(let url, let track, let startAt, let allowSkipped, let gpxWaypoints):
         let trace = try resources.trace(contentsOf: url.path, gpxWaypoints: gpxWaypoints)
-        let name = displayName(of: url, in: scenario)
+        let name = displayName(of: url, in: scenario, resources: resources)
         traceIssues += trace.skipped.map {
           ReplayResult.TraceIssue(
             trace: path, file: name, line: $0.line, message: $0.message, allowed: allowSkipped)
@@ -420,10 +420,13 @@ public final class World {
 
   /// A trace file's path relative to the scenario's folder where it is inside it (so that
   /// reports do not depend on where the scenarios are checked out), else the full path.
-  private static func displayName(of url: URL, in scenario: Scenario) -> String {
+  private static func displayName(
+    of url: URL, in scenario: Scenario, resources: ReplayResources
+  ) -> String {
     guard let file = scenario.file else { return url.path }
-    let folder = URL(fileURLWithPath: file).deletingLastPathComponent().standardizedFileURL
-      .resolvingSymlinksInPath().path
+    let folder = resources.resolvingSymlinks(
+      URL(fileURLWithPath: file).deletingLastPathComponent()
+    ).path
     let base = folder.hasSuffix("/") ? folder : folder + "/"
     return url.path.hasPrefix(base) ? String(url.path.dropFirst(base.count)) : url.path
   }

@@ -109,6 +109,27 @@ import Traces
     #expect(changed != first)
   }
 
+  @Test func aFileNamedAgainResolvesAsItDidTheFirstTime() throws {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "geosim-resolve-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(
+      at: folder.appendingPathComponent("data"), withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    try Data("x".utf8).write(to: folder.appendingPathComponent("data/trace.csv"))
+    try FileManager.default.createSymbolicLink(
+      atPath: folder.appendingPathComponent("link.csv").path, withDestinationPath: "data/trace.csv")
+    let resources = ReplayResources()
+    for name in ["link.csv", "./data/../link.csv", "data/trace.csv", folder.path + "/link.csv"] {
+      let expected = ReplayResources.resolvingSymlinks(name, in: folder)
+      #expect(expected.lastPathComponent == "trace.csv", "\(name)")
+      #expect(resources.resolvingSymlinks(name, in: folder) == expected, "\(name)")
+      #expect(resources.resolvingSymlinks(name, in: folder) == expected, "\(name), again")
+    }
+    let resolvedFolder = folder.standardizedFileURL.resolvingSymlinksInPath()
+    #expect(resources.resolvingSymlinks(folder) == resolvedFolder)
+    #expect(resources.resolvingSymlinks(folder) == resolvedFolder)
+  }
+
   @Test func aMapLayerIsParsedAgainWhenItsBytesChange() throws {
     let resources = ReplayResources()
     func layer(_ longitude: Double) -> Data {
