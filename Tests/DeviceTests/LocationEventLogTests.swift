@@ -33,6 +33,19 @@ import Testing
     #expect(!written.isEmpty)
   }
 
+  @Test(arguments: [
+    LocationEvent.managerCreated(manager: 1), .paused(manager: 7),
+    .didUpdateLocations(manager: 8, location: fix),
+  ])
+  func theWrittenSourceAndNameAreThoseOfTheEvent(_ event: LocationEvent) {
+    var direct = JSONBuffer()
+    event.writeSourceAndName(to: &direct)
+    var generic = JSONBuffer()
+    EventLog.writeSourceAndName(LocationEvent.source, event.name, to: &generic)
+    #expect(direct.bytes == generic.bytes)
+    #expect(direct.bytes.starts(with: Array(#""source":"location","event":""#.utf8)))
+  }
+
   @Test func aFixLineReadsAsItsFields() {
     let log = EventLog()
     log.record(

@@ -77,6 +77,14 @@ public enum LocationEvent: LogEvent, Hashable {
     }
   }
 
+  /// Writes the source and the name; a fix's, the event of a fix a second, as one constant.
+  public func writeSourceAndName(to out: inout JSONBuffer) {
+    guard case .didUpdateLocations = self else {
+      return EventLog.writeSourceAndName(Self.source, name, to: &out)
+    }
+    out.append(#""source":"location","event":"didUpdateLocations""#)
+  }
+
   /// Writes ``fields``; a fix, the event of a fix a second, is written without building them.
   public func writeFields(to out: inout JSONBuffer) {
     guard case .didUpdateLocations(let manager, let fix) = self else {

@@ -208,6 +208,17 @@ public final class EventLog {
     }
   }
 
+  /// Appends the `"source":…,"event":…` members of a line, `source` and `name` written as
+  /// JSON strings: what ``LogEvent/writeSourceAndName(to:)`` writes by default.
+  public static func writeSourceAndName(
+    _ source: String, _ name: String, to out: inout JSONBuffer
+  ) {
+    out.append("\"source\":")
+    out.writeString(source)
+    out.append(",\"event\":")
+    out.writeString(name)
+  }
+
   /// Appends `value` as the log writes it (a non-finite number as `null`).
   public static func writeValue(_ value: LogValue, to out: inout JSONBuffer) {
     switch value {
@@ -238,10 +249,8 @@ extension LogEvent {
     out.writeInteger(time.nanoseconds)
     out.append(",\"seq\":")
     out.writeInteger(Int64(sequence))
-    out.append(",\"source\":")
-    out.writeString(Self.source)
-    out.append(",\"event\":")
-    out.writeString(name)
+    out.append(UInt8(ascii: ","))
+    writeSourceAndName(to: &out)
     out.append(",\"fields\":{")
     writeFields(to: &out)
     out.append("}}\n")

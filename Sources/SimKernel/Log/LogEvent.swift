@@ -21,6 +21,11 @@ public protocol LogEvent: Sendable {
   /// type with an event recorded at a high rate (a fix a second) may write that one directly,
   /// and must give the same bytes.
   func writeFields(to out: inout JSONBuffer)
+  /// Appends the `"source":…,"event":…` members of a line of the log. The default writes
+  /// ``source`` and ``name`` as JSON strings (``EventLog/writeSourceAndName(_:_:to:)``); a type
+  /// with an event recorded at a high rate may write that one's as a constant, and must give
+  /// the same bytes.
+  func writeSourceAndName(to out: inout JSONBuffer)
 }
 
 /// One declared event: its source and name, the fields it carries and what it means.
@@ -47,6 +52,11 @@ extension LogEvent {
   /// Writes ``fields`` (``EventLog/writeFields(_:to:)``).
   public func writeFields(to out: inout JSONBuffer) {
     EventLog.writeFields(fields, to: &out)
+  }
+
+  /// Writes ``source`` and ``name`` (``EventLog/writeSourceAndName(_:_:to:)``).
+  public func writeSourceAndName(to out: inout JSONBuffer) {
+    EventLog.writeSourceAndName(Self.source, name, to: &out)
   }
 
   /// The declared event names of this type.
