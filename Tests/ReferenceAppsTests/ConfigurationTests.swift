@@ -123,8 +123,8 @@ import Testing
     let world = try World()
     try world.launch(kind, .asPublished)
     try world.run(until: 10)
-    weak var app = world.phone.runningApp
-    weak var map = world.phone.screen?.mapView
+    weak let app = world.phone.runningApp
+    weak let map = world.phone.screen?.mapView
     #expect(app != nil)
     world.phone.terminateApp()
     try world.run(until: 20)

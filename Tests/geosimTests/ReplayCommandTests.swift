@@ -37,13 +37,16 @@ func geosim(
   try process.run()
   stdin.fileHandleForWriting.write(Data((input ?? "").utf8))
   try stdin.fileHandleForWriting.close()
-  // Read both before waiting: a full pipe would block the child.
+  // Read both before waiting: a full pipe would block the child. The group's wait orders the
+  // reader's write of `errData` before the read below.
   nonisolated(unsafe) var errData = Data()
-  let reader = Thread { errData = err.fileHandleForReading.readDataToEndOfFile() }
-  reader.start()
+  let reader = DispatchGroup()
+  DispatchQueue.global().async(group: reader) {
+    errData = err.fileHandleForReading.readDataToEndOfFile()
+  }
   let outData = out.fileHandleForReading.readDataToEndOfFile()
   process.waitUntilExit()
-  while !reader.isFinished { usleep(1_000) }
+  reader.wait()
   return (
     process.terminationStatus, String(decoding: outData, as: UTF8.self),
     String(decoding: errData, as: UTF8.self)
