@@ -221,16 +221,13 @@ struct ScenarioReader {
     guard !text.isEmpty else {
       throw error(node.path, "expected a file path, found an empty string")
     }
-    let resolved: URL
-    let base: String
-    if let resources {
-      resolved = resources.resolvingSymlinks(text, in: folder)
-      base = resources.resolvingSymlinks(folder).path
-    } else {
-      resolved = ReplayResources.resolvingSymlinks(text, in: folder)
-      base = folder.standardizedFileURL.resolvingSymlinksInPath().path
-    }
+    let resolved =
+      resources?.resolvingSymlinks(text, in: folder)
+      ?? ReplayResources.resolvingSymlinks(text, in: folder)
     if !allowOutside {
+      let resolvedFolder =
+        resources?.resolvingSymlinks(folder) ?? folder.standardizedFileURL.resolvingSymlinksInPath()
+      let base = resolvedFolder.path
       let inside = resolved.path.hasPrefix(base.hasSuffix("/") ? base : base + "/")
       guard inside else {
         throw error(
