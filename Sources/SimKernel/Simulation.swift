@@ -14,7 +14,10 @@ public final class Simulation {
   /// The wall-clock date of ``SimTime/zero``, for showing virtual times as dates.
   public let epoch: Date
   /// The current virtual time.
-  public var now: SimTime { clock }
+  ///
+  /// Inlinable, so that a component reading it on every event loads a field instead of making
+  /// a call (and retaining the simulation around it).
+  @inlinable public var now: SimTime { clock }
   /// The world's seeded randomness; components draw from named streams of it.
   public let random: RandomSource
   /// Everything that happened, in order.
@@ -24,7 +27,9 @@ public final class Simulation {
 
   // Mutable state is private and exposed through getters: the optimizer can then prove that no
   // access overlaps and drop the dynamic exclusivity checks from the hot path.
-  private var clock: SimTime = .zero
+  /// Read by inlined ``now`` in other modules, written only here; no access to it is held
+  /// across a call.
+  @usableFromInline @exclusivity(unchecked) private(set) var clock: SimTime = .zero
   private var eventsFired = 0
   private let queue: EventQueue
   /// Registered handlers, held without keeping them alive: components own (and are owned with)

@@ -27,6 +27,16 @@ private final class Component: LifetimeOwner {
     #expect(reference.value == nil)
   }
 
+  @Test func itLendsItsObjectToAClosureWhileTheObjectLivesAndNothingAfter() {
+    var component: Component? = Component()
+    let reference = Uncounted(component!)
+    #expect(reference.withValue { $0 === component } == true)
+    component = nil
+    var called = false
+    #expect(reference.withValue { _ in called = true } == nil)
+    #expect(!called)
+  }
+
   @Test func asAPropertyItRefersToWhatItWasLastSetTo() {
     let first = Component()
     var second: Component? = Component()

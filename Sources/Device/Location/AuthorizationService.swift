@@ -24,10 +24,12 @@ final class AuthorizationService: LifetimeOwner {
 
   deinit { lifetime.end() }
 
-  var status: AuthorizationStatus { state.status }
+  // Asked on every fix: inlined, so that a caller holds no reference to the service across a
+  // call.
+  @inline(__always) var status: AuthorizationStatus { state.status }
   var accuracy: AccuracyAuthorization { state.accuracy }
-  var isAuthorized: Bool { state.isAuthorized }
-  var isPrecise: Bool { state.accuracy == .fullAccuracy }
+  @inline(__always) var isAuthorized: Bool { state.isAuthorized }
+  @inline(__always) var isPrecise: Bool { state.accuracy == .fullAccuracy }
   /// Whether the app may not use location at all now (an undetermined app may: its requests
   /// wait for the user's answer).
   var isRefused: Bool { state.status == .denied || state.status == .restricted }

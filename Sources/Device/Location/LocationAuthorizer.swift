@@ -27,8 +27,9 @@ struct LocationAuthorizer: Hashable, Sendable {
   /// The user allowed precise location once, for this session, while Precise Location is off.
   var temporaryFullAccuracy = false
 
-  /// What ``LocationManager/authorizationStatus`` reports.
-  var status: AuthorizationStatus {
+  /// What ``LocationManager/authorizationStatus`` reports. (Asked on every fix: inlined, so
+  /// that its caller holds no reference across a call.)
+  @inline(__always) var status: AuthorizationStatus {
     if restricted { return .restricted }
     if !servicesEnabled || airplaneMode { return .denied }
     switch choice {
@@ -44,7 +45,9 @@ struct LocationAuthorizer: Hashable, Sendable {
     precise || temporaryFullAccuracy ? .fullAccuracy : .reducedAccuracy
   }
 
-  var isAuthorized: Bool { status == .authorizedAlways || status == .authorizedWhenInUse }
+  @inline(__always) var isAuthorized: Bool {
+    status == .authorizedAlways || status == .authorizedWhenInUse
+  }
 
   /// The prompt a request for When In Use shows, if any.
   func promptForWhenInUse() -> PromptKind? {

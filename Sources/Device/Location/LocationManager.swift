@@ -10,19 +10,23 @@ import SimKernel
 public final class LocationManager: LifetimeOwner {
   /// Receives fixes, region events, errors and authorization changes.
   public weak var delegate: (any LocationManagerDelegate)?
+  // The settings below are read by the phone's location service for every fix and only ever
+  // assigned by the app: no access to them is held across a call into the phone, so they go
+  // without the runtime's exclusivity check.
+
   /// The accuracy the app wants, in metres or a ``LocationAccuracy`` constant; default
   /// ``LocationAccuracy/best`` [A].
-  public var desiredAccuracy = LocationAccuracy.best
+  @exclusivity(unchecked) public var desiredAccuracy = LocationAccuracy.best
   /// Metres the device must move from the previously *delivered* fix before the next is
   /// delivered; default ``distanceFilterNone`` [A].
-  public var distanceFilter = distanceFilterNone
+  @exclusivity(unchecked) public var distanceFilter = distanceFilterNone
   /// What the app is doing, which decides when updates pause automatically; default `.other` [A].
-  public var activityType = ActivityType.other
+  @exclusivity(unchecked) public var activityType = ActivityType.other
   /// Whether updates pause when the device stops; default `true` [A].
-  public var pausesLocationUpdatesAutomatically = true
+  @exclusivity(unchecked) public var pausesLocationUpdatesAutomatically = true
   /// Whether updates continue in the background (needs the location background mode); default
   /// `false` [A].
-  public var allowsBackgroundLocationUpdates = false
+  @exclusivity(unchecked) public var allowsBackgroundLocationUpdates = false
 
   /// A number identifying this manager in the event log.
   public let identifier: Int

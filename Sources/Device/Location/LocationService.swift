@@ -12,6 +12,9 @@ final class LocationService {
   private final class Updates {
     private let reference: Uncounted<LocationManager>
     var manager: LocationManager? { reference.value }
+    /// Calls `body` with the manager, not retained for the call, unless it has gone.
+    @inline(__always)
+    func withManager<R>(_ body: (LocationManager) -> R) -> R? { reference.withValue(body) }
     @exclusivity(unchecked) var isUpdating = false
     @exclusivity(unchecked) var isPaused = false
     /// Updates were started while the app was in use (When In Use keeps them in the background).
@@ -36,10 +39,15 @@ final class LocationService {
   /// fix; no access to it is held across a call.
   @exclusivity(unchecked) private var entries: [Updates] = []
   private var managerCount = 0
-  private var missedFixWhileSuspended = false
-  /// The most recent fix delivered on this phone (CoreLocation's cached location).
-  private(set) var lastKnownLocation: Location?
-  private lazy var ticker = simulation.makeTimer { [unowned(unsafe) self] in self.tick() }
+  @exclusivity(unchecked) private var missedFixWhileSuspended = false
+  /// The most recent fix delivered on this phone (CoreLocation's cached location); assigned
+  /// for every fix, never held across a call.
+  @exclusivity(unchecked) private(set) var lastKnownLocation: Location?
+  /// The sensor's timer, calling back without retaining the service (the phone owns both).
+  private lazy var ticker = {
+    let service = Unmanaged.passUnretained(self)
+    return simulation.makeTimer { service._withUnsafeGuaranteedRef { $0.tick() } }
+  }()
 
   // The services asked on every fix, held without reference counting (the phone owns them
   // all): a retain of an object that is also referenced weakly takes the slow path.
@@ -74,14 +82,14 @@ final class LocationService {
   private func forEachLive(_ body: (LocationManager, Updates) -> Void) {
     let generation = process.generation
     for u in entries {
-      if let m = u.manager, m.generation == generation { body(m, u) }
+      u.withManager { m in if m.generation == generation { body(m, u) } }
     }
   }
 
   private func anyLive(_ predicate: (LocationManager, Updates) -> Bool) -> Bool {
     let generation = process.generation
     for u in entries {
-      if let m = u.manager, m.generation == generation, predicate(m, u) {
+      if u.withManager({ m in m.generation == generation && predicate(m, u) }) == true {
         return true
       }
     }
@@ -268,9 +276,10 @@ final class LocationService {
 
   /// Arms or cancels the ticker to match ``needsFixes``.
   private func rearm() {
-    if needsFixes, !ticker.isArmed, let sensor {
+    let wanted = needsFixes
+    if wanted, !ticker.isArmed, let sensor {
       checkedScheduling { try ticker.arm(after: sensor.updateInterval) }
-    } else if !needsFixes {
+    } else if !wanted {
       ticker.cancel()
     }
   }

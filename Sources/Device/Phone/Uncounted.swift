@@ -33,7 +33,9 @@ package protocol LifetimeOwner: AnyObject {
 /// captures (`let service = Uncounted(self)`, then `service.value` inside).
 @propertyWrapper
 package struct Uncounted<Object: LifetimeOwner> {
-  private unowned(unsafe) var object: Object?
+  /// The object, not counted (`Unmanaged` rather than `unowned(unsafe)`, which is retained
+  /// wherever it is read).
+  private var object: Unmanaged<Object>?
   private var lifetime: Lifetime?
 
   /// A reference to `object`.
@@ -49,11 +51,20 @@ package struct Uncounted<Object: LifetimeOwner> {
   /// The object, or `nil` once it has gone (or if there was none).
   package var value: Object? { wrappedValue }
 
+  /// Calls `body` with the object, without retaining it for the call, if it has not gone;
+  /// returns `body`'s result, or `nil`. For loops that visit many objects on every event:
+  /// ``value`` hands out a strong reference, a retain and a release each time.
+  @inline(__always)
+  package func withValue<R>(_ body: (Object) -> R) -> R? {
+    guard lifetime?.isAlive == true, let object else { return nil }
+    return object._withUnsafeGuaranteedRef(body)
+  }
+
   /// The object, or `nil` once it has gone; setting it refers to another object.
   package var wrappedValue: Object? {
-    get { lifetime?.isAlive == true ? object : nil }
+    get { lifetime?.isAlive == true ? object?.takeUnretainedValue() : nil }
     set {
-      object = newValue
+      object = newValue.map { Unmanaged.passUnretained($0) }
       lifetime = newValue?.lifetime
     }
   }

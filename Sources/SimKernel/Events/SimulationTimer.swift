@@ -10,7 +10,8 @@ public final class SimulationTimer: SimulationEventHandler {
   private let id: HandlerID
   private let priority: EventPriority
   private let fire: () throws -> Void
-  private var pending: EventHandle?
+  /// Read by inlined ``isArmed`` in other modules, written only here.
+  @usableFromInline private(set) var pending: EventHandle?
 
   fileprivate init(
     simulation: Simulation, id: HandlerID, priority: EventPriority,
@@ -26,8 +27,8 @@ public final class SimulationTimer: SimulationEventHandler {
     simulation.unregister(id)
   }
 
-  /// Whether an event is pending.
-  public var isArmed: Bool { pending != nil }
+  /// Whether an event is pending. (Inlinable: a component asks it on every event.)
+  @inlinable public var isArmed: Bool { pending != nil }
 
   /// Arms the timer to fire `delay` from now, replacing a pending event.
   ///
