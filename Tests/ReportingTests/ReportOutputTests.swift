@@ -468,6 +468,13 @@ private func rootElement(of text: String) -> Result<String, any Error> {
         + "<ul>\n<li>one</li>\n<li>two</li>\n</ul>\n")
   }
 
+  @Test func aLineEndsAtALineFeedOfItsOwnNotAtTheEndOfACarriageReturnLineFeed() {
+    // "\r\n" is one character: as splitting the text into characters, a paragraph holds it,
+    // and a line with nothing else on it (and so not empty) keeps the paragraph going.
+    let html = MarkdownHTML.render("a\r\nb\n\r\nc\n\nd\n")
+    #expect(html == "<p>a\r\nb \r\nc</p>\n<p>d</p>\n")
+  }
+
   @Test func aTableCellLosesTheWhiteSpaceAtItsEndsWhateverItIs() {
     // Spaces and tabs, an ideographic space behind them, and none at all.
     let html = MarkdownHTML.render(

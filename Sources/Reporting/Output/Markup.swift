@@ -148,43 +148,93 @@ enum Markup {
 }
 
 /// A small SVG document: shapes in user units, drawn in order, with a title.
+///
+/// Its elements are written as bytes as they are drawn, one a line: a map has hundreds of
+/// them, each with half a dozen attributes.
 struct SVGDocument {
   let width: Double
   let height: Double
-  private var body: [String] = []
+  private var body: [UInt8] = []
 
   init(width: Double, height: Double, title: String) {
     self.width = width
     self.height = height
-    body.append("<title>\(Markup.escape(title))</title>")
-    body.append(
-      "<rect x=\"0\" y=\"0\" width=\"\(Markup.number(width))\" height=\"\(Markup.number(height))\" fill=\"#ffffff\"/>"
-    )
+    body.reserveCapacity(1 << 13)
+    start("title")
+    close(text: title, tag: "title")
+    start("rect")
+    attribute("x", 0)
+    attribute("y", 0)
+    attribute("width", width)
+    attribute("height", height)
+    attribute("fill", "#ffffff")
+    end()
   }
 
-  private static func attributes(_ pairs: [(String, String)]) -> String {
-    var text = ""
-    text.reserveCapacity(pairs.reduce(0) { $0 + $1.0.utf8.count + $1.1.utf8.count + 4 })
-    for (name, value) in pairs {
-      text += " "
-      text += name
-      text += "=\""
-      text += Markup.escape(value)
-      text += "\""
-    }
-    return text
+  private mutating func append(_ text: StaticString) {
+    body.append(
+      contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+  }
+
+  /// Opens element `tag` on a line of its own.
+  private mutating func start(_ tag: StaticString) {
+    if !body.isEmpty { body.append(UInt8(ascii: "\n")) }
+    body.append(UInt8(ascii: "<"))
+    append(tag)
+  }
+
+  private mutating func attribute(_ name: StaticString, _ value: String) {
+    body.append(UInt8(ascii: " "))
+    append(name)
+    append("=\"")
+    body.append(contentsOf: Markup.escape(value).utf8)
+    body.append(UInt8(ascii: "\""))
+  }
+
+  /// An attribute of ``Markup/number(_:)`` of `value` (which needs no escaping).
+  private mutating func attribute(_ name: StaticString, _ value: Double) {
+    body.append(UInt8(ascii: " "))
+    append(name)
+    append("=\"")
+    Markup.write(value, to: &body)
+    body.append(UInt8(ascii: "\""))
+  }
+
+  /// Ends an element without content.
+  private mutating func end() { append("/>") }
+
+  /// Ends an element's start tag, writes `text` as its content and closes it.
+  private mutating func close(text: String, tag: StaticString) {
+    body.append(UInt8(ascii: ">"))
+    body.append(contentsOf: Markup.escape(text).utf8)
+    append("</")
+    append(tag)
+    body.append(UInt8(ascii: ">"))
+  }
+
+  /// Ends an element with a `<title>` (its tooltip) or without content.
+  private mutating func end(title: String?, tag: StaticString) {
+    guard let title else { return end() }
+    append("><title>")
+    body.append(contentsOf: Markup.escape(title).utf8)
+    append("</title></")
+    append(tag)
+    body.append(UInt8(ascii: ">"))
   }
 
   mutating func line(
     _ x1: Double, _ y1: Double, _ x2: Double, _ y2: Double, stroke: String,
     width: Double = 1, dash: String? = nil
   ) {
-    var a = [
-      ("x1", Markup.number(x1)), ("y1", Markup.number(y1)), ("x2", Markup.number(x2)),
-      ("y2", Markup.number(y2)), ("stroke", stroke), ("stroke-width", Markup.number(width)),
-    ]
-    if let dash { a.append(("stroke-dasharray", dash)) }
-    body.append("<line\(Self.attributes(a))/>")
+    start("line")
+    attribute("x1", x1)
+    attribute("y1", y1)
+    attribute("x2", x2)
+    attribute("y2", y2)
+    attribute("stroke", stroke)
+    attribute("stroke-width", width)
+    if let dash { attribute("stroke-dasharray", dash) }
+    end()
   }
 
   mutating func polyline(
@@ -192,70 +242,71 @@ struct SVGDocument {
     closed: Bool = false, dash: String? = nil, opacity: Double? = nil
   ) {
     guard !points.isEmpty else { return }
+    if closed { start("polygon") } else { start("polyline") }
     // The points' numbers, commas and spaces need no escaping.
-    var list: [UInt8] = []
-    list.reserveCapacity(16 * points.count)
+    append(" points=\"")
+    body.reserveCapacity(body.count + 16 * points.count)
     for (i, p) in points.enumerated() {
-      if i > 0 { list.append(UInt8(ascii: " ")) }
-      Markup.write(p.0, to: &list)
-      list.append(UInt8(ascii: ","))
-      Markup.write(p.1, to: &list)
+      if i > 0 { body.append(UInt8(ascii: " ")) }
+      Markup.write(p.0, to: &body)
+      body.append(UInt8(ascii: ","))
+      Markup.write(p.1, to: &body)
     }
-    var a = [
-      ("stroke", stroke), ("stroke-width", Markup.number(width)), ("fill", fill),
-      ("stroke-linejoin", "round"),
-    ]
-    if let dash { a.append(("stroke-dasharray", dash)) }
-    if let opacity { a.append(("fill-opacity", Markup.number(opacity))) }
-    let element = closed ? "polygon" : "polyline"
-    body.append(
-      "<\(element) points=\"\(String(decoding: list, as: UTF8.self))\"\(Self.attributes(a))/>")
+    body.append(UInt8(ascii: "\""))
+    attribute("stroke", stroke)
+    attribute("stroke-width", width)
+    attribute("fill", fill)
+    attribute("stroke-linejoin", "round")
+    if let dash { attribute("stroke-dasharray", dash) }
+    if let opacity { attribute("fill-opacity", opacity) }
+    end()
   }
 
   mutating func circle(
     _ x: Double, _ y: Double, r: Double, fill: String, stroke: String = "none",
     width: Double = 1, title: String? = nil
   ) {
-    let a = [
-      ("cx", Markup.number(x)), ("cy", Markup.number(y)), ("r", Markup.number(r)),
-      ("fill", fill), ("stroke", stroke), ("stroke-width", Markup.number(width)),
-    ]
-    if let title {
-      body.append("<circle\(Self.attributes(a))><title>\(Markup.escape(title))</title></circle>")
-    } else {
-      body.append("<circle\(Self.attributes(a))/>")
-    }
+    start("circle")
+    attribute("cx", x)
+    attribute("cy", y)
+    attribute("r", r)
+    attribute("fill", fill)
+    attribute("stroke", stroke)
+    attribute("stroke-width", width)
+    end(title: title, tag: "circle")
   }
 
   mutating func rect(
     _ x: Double, _ y: Double, _ w: Double, _ h: Double, fill: String, stroke: String = "none",
     title: String? = nil
   ) {
-    let a = [
-      ("x", Markup.number(x)), ("y", Markup.number(y)), ("width", Markup.number(max(0, w))),
-      ("height", Markup.number(max(0, h))), ("fill", fill), ("stroke", stroke),
-    ]
-    if let title {
-      body.append("<rect\(Self.attributes(a))><title>\(Markup.escape(title))</title></rect>")
-    } else {
-      body.append("<rect\(Self.attributes(a))/>")
-    }
+    start("rect")
+    attribute("x", x)
+    attribute("y", y)
+    attribute("width", max(0, w))
+    attribute("height", max(0, h))
+    attribute("fill", fill)
+    attribute("stroke", stroke)
+    end(title: title, tag: "rect")
   }
 
   mutating func text(
     _ x: Double, _ y: Double, _ text: String, size: Double = 12, anchor: String = "start",
     fill: String = "#222222", rotate: Double? = nil, weight: String? = nil
   ) {
-    var a = [
-      ("x", Markup.number(x)), ("y", Markup.number(y)), ("font-size", Markup.number(size)),
-      ("font-family", "sans-serif"), ("text-anchor", anchor), ("fill", fill),
-    ]
+    start("text")
+    attribute("x", x)
+    attribute("y", y)
+    attribute("font-size", size)
+    attribute("font-family", "sans-serif")
+    attribute("text-anchor", anchor)
+    attribute("fill", fill)
     if let rotate {
-      a.append(
-        ("transform", "rotate(\(Markup.number(rotate)) \(Markup.number(x)) \(Markup.number(y)))"))
+      attribute(
+        "transform", "rotate(\(Markup.number(rotate)) \(Markup.number(x)) \(Markup.number(y)))")
     }
-    if let weight { a.append(("font-weight", weight)) }
-    body.append("<text\(Self.attributes(a))>\(Markup.escape(text))</text>")
+    if let weight { attribute("font-weight", weight) }
+    close(text: text, tag: "text")
   }
 
   /// A legend box of (colour, label) rows at the top right.
@@ -277,7 +328,7 @@ struct SVGDocument {
     <?xml version="1.0" encoding="UTF-8"?>
     <svg xmlns="http://www.w3.org/2000/svg" version="1.1" width="\(Markup.number(width))" \
     height="\(Markup.number(height))" viewBox="0 0 \(Markup.number(width)) \(Markup.number(height))">
-    \(body.joined(separator: "\n"))
+    \(String(decoding: body, as: UTF8.self))
     </svg>
 
     """

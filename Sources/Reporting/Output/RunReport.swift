@@ -411,7 +411,7 @@ enum MarkdownHTML {
         table = []
       }
     }
-    for line in markdown.split(separator: "\n", omittingEmptySubsequences: false) {
+    for line in lines(markdown) {
       let trimmed = trimmingWhitespace(line)
       if trimmed.isEmpty {
         flush()
@@ -446,6 +446,28 @@ enum MarkdownHTML {
     }
     flush()
     return html
+  }
+
+  /// The lines of `text`, split where `split(separator: "\n")` splits it (at a line feed
+  /// that is a character of its own, not the end of a CR-LF), but over bytes rather than
+  /// characters: a run's page renders every scenario's report.
+  private static func lines(_ text: String) -> [Substring] {
+    let utf8 = text.utf8
+    var lines: [Substring] = []
+    var start = utf8.startIndex
+    var previous: UInt8 = 0
+    var i = utf8.startIndex
+    while i != utf8.endIndex {
+      let byte = utf8[i]
+      if byte == UInt8(ascii: "\n"), previous != UInt8(ascii: "\r") {
+        lines.append(Substring(utf8[start..<i]))
+        start = utf8.index(after: i)
+      }
+      previous = byte
+      i = utf8.index(after: i)
+    }
+    lines.append(Substring(utf8[start...]))
+    return lines
   }
 
   private static func heading(_ line: String) -> Int? {
@@ -505,6 +527,12 @@ enum MarkdownHTML {
   /// Escapes the text and renders `**bold**` and `` `code` `` spans; `\<` and `\>` are the
   /// characters themselves.
   static func inline(_ text: String) -> String {
+    // Most text has no span and no escaped bracket: it is only escaped.
+    guard
+      text.utf8.contains(where: {
+        $0 == UInt8(ascii: "`") || $0 == UInt8(ascii: "*") || $0 == UInt8(ascii: "\\")
+      })
+    else { return Markup.escape(text) }
     let bytes = Array(text.utf8)
     var out = ""
     out.reserveCapacity(bytes.count + 16)
