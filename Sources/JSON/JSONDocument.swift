@@ -46,8 +46,8 @@ public struct JSONDocument: Sendable {
   /// The document's value.
   public let root: JSONValue
 
-  private let table: LocationTable
-  private let lines: LineTable
+  /// Where each value starts in the text; `nil` for a document made from a value.
+  private let locations: (table: LocationTable, lines: LineTable)?
 
   /// Parses UTF-8 JSON text (a leading byte order mark is skipped).
   ///
@@ -61,8 +61,16 @@ public struct JSONDocument: Sendable {
     }
     var parser = JSONParser(bytes: [UInt8](data), keepsLocations: true)
     self.root = try parser.parseDocument()
-    self.table = parser.table
-    self.lines = parser.lines
+    self.locations = (parser.table, parser.lines)
+  }
+
+  /// A document of `root`, made in memory rather than read from text: it has no places, so
+  /// ``location(of:)`` and ``keyLocation(of:)`` are `nil` for every path. (A document made by
+  /// changing another, such as a sweep's point, is read this way instead of being written out
+  /// and parsed again, which would give places in text nobody sees.)
+  public init(value root: JSONValue) {
+    self.root = root
+    self.locations = nil
   }
 
   /// How large a document may be, in bytes (exclusive): its offsets are kept in 32 bits.
@@ -88,20 +96,23 @@ public struct JSONDocument: Sendable {
   /// Where the value at `path` starts (its first character), or `nil` when there is no value
   /// there. For an object member this is where the member's value starts, not its key.
   public func location(of path: JSONPath) -> JSONSourceLocation? {
-    slot(at: path).map { lines.location(ofOffset: Int(table.starts[$0])) }
+    guard let (table, lines) = locations else { return nil }
+    return slot(at: path, in: table, lines).map {
+      lines.location(ofOffset: Int(table.starts[$0]))
+    }
   }
 
   /// Where the key of the object member at `path` starts (its opening quote), or `nil` when the
   /// path is the root, ends in an array index or leads nowhere.
   public func keyLocation(of path: JSONPath) -> JSONSourceLocation? {
-    guard let slot = slot(at: path), table.keyStarts[slot] != LocationTable.none else {
-      return nil
-    }
+    guard let (table, lines) = locations, let slot = slot(at: path, in: table, lines),
+      table.keyStarts[slot] != LocationTable.none
+    else { return nil }
     return lines.location(ofOffset: Int(table.keyStarts[slot]))
   }
 
   /// The table slot of the value at `path`.
-  private func slot(at path: JSONPath) -> Int? {
+  private func slot(at path: JSONPath, in table: LocationTable, _ lines: LineTable) -> Int? {
     var slot = 0
     var value = root
     for component in path.components {

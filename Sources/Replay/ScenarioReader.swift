@@ -42,7 +42,18 @@ extension Scenario {
     data: Data, file: String, folder: URL, allowPathsOutsideFolder: Bool = false,
     profile: DeviceProfile? = nil, resources: ReplayResources? = nil
   ) throws {
-    let document = try Self.document(data, file: file)
+    try self.init(
+      document: try Self.document(data, file: file), file: file, folder: folder,
+      allowPathsOutsideFolder: allowPathsOutsideFolder, profile: profile, resources: resources)
+  }
+
+  /// Reads and validates a scenario from its parsed `document`, as ``init(data:file:folder:allowPathsOutsideFolder:profile:resources:)``
+  /// reads its bytes; an error names a line and column only where the document has them
+  /// (``JSONDocument/init(value:)`` has none).
+  public init(
+    document: JSONDocument, file: String, folder: URL, allowPathsOutsideFolder: Bool = false,
+    profile: DeviceProfile? = nil, resources: ReplayResources? = nil
+  ) throws {
     let reader = ScenarioReader(
       file: file, folder: folder, document: document, allowOutside: allowPathsOutsideFolder,
       profile: profile, resources: resources)

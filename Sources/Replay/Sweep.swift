@@ -260,7 +260,7 @@ extension SweepGrid {
   /// from `base`, whose relative paths start at `folder`).
   ///
   /// With `resources`, files the points share are parsed once per process
-  /// (``Scenario/init(data:file:folder:allowPathsOutsideFolder:profile:resources:)``).
+  /// (``Scenario/init(document:file:folder:allowPathsOutsideFolder:profile:resources:)``).
   ///
   /// - Throws: ``ScenarioError`` naming the base and the point, or ``SweepError`` for a path
   ///   the document does not have.
@@ -268,9 +268,11 @@ extension SweepGrid {
     _ document: JSONValue, at index: Int, base: String, folder: URL,
     allowPathsOutsideFolder: Bool = false, resources: ReplayResources? = nil
   ) throws -> Scenario {
+    // Read as it is, not written out and parsed again: an error names the point and the
+    // path, not a place in text nobody sees.
     let varied = try self.document(document, at: index)
     return try Scenario(
-      data: Data(varied.jsonText.utf8), file: "\(base) [\(pointName(index))]", folder: folder,
-      allowPathsOutsideFolder: allowPathsOutsideFolder, resources: resources)
+      document: JSONDocument(value: varied), file: "\(base) [\(pointName(index))]",
+      folder: folder, allowPathsOutsideFolder: allowPathsOutsideFolder, resources: resources)
   }
 }

@@ -123,6 +123,16 @@ private func location(_ line: Int, _ column: Int) -> JSONSourceLocation {
     #expect(document.location(of: ["timeline", "at"]) == nil)
   }
 
+  @Test func aDocumentMadeFromAValueHasItsValuesButNoPlaces() throws {
+    let parsed = try JSONDocument(parsing: Self.scenario)
+    let made = JSONDocument(value: parsed.root)
+    #expect(made.root == parsed.root)
+    #expect(made.value(at: ["timeline", 1]) == parsed.value(at: ["timeline", 1]))
+    #expect(parsed.location(of: ["timeline", 1]) != nil)
+    #expect(made.location(of: ["timeline", 1]) == nil)
+    #expect(made.keyLocation(of: ["timeline"]) == nil)
+  }
+
   @Test func columnsCountUnicodeScalarsAndLinesEndAtAnyLineBreak() throws {
     let document = try JSONDocument(parsing: "{\"é漢😀\": \"x\",\r\n\"b\":\r1,\r\"c\":\n\t2}")
     #expect(document.location(of: ["é漢😀"]) == location(1, 9))

@@ -799,6 +799,13 @@ private func weather(name: String, variant: String, expect: String = "pass") -> 
     #expect(negative.code == 2)
     #expect(negative.err.hasPrefix("geosim sweep: point 1 (app.configuration.radius=-5): "))
     #expect(negative.err.contains("app.configuration.radius"))
+    // The point is named, and the path in it: no line and column of text nobody sees.
+    let duration = try geosim(["sweep", "alarm.scenario.json", "--vary", "duration=-5"], in: dir)
+    #expect(duration.code == 2)
+    #expect(
+      duration.err.hasPrefix(
+        "geosim sweep: point 0 (duration=-5): alarm.scenario.json [point 0 (duration=-5)]: "
+          + "duration: expected"))
     let nowhere = try geosim(
       ["sweep", "alarm.scenario.json", "--vary", "timeline[9].at=1"], in: dir)
     #expect(nowhere.code == 2)
