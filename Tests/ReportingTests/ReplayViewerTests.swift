@@ -146,6 +146,10 @@ private func string(_ v: JSONValue?) -> String? {
     var frames: [[(Double, Double)]] = [
       [(35.6, 139.6), (35.7, 139.9)], [(84.0, -40.0), (84.9, -20.0)],
       [(-84.9, 10.0), (-84.0, 30.0)], [(-10.0, 179.0), (10.0, 179.9)],
+      // The whole world, and Tokyo with (0, 0) (a request sent without a fix).
+      [(-70.0, -180.0), (70.0, 180.0)], [(0.0, 0.0), (35.7, 139.8)],
+      // A street in Tokyo: Honshu's coast, most of it runs of vertices far outside.
+      [(35.680, 139.760), (35.683, 139.764)],
     ]
     for _ in 0..<40 {
       let lat = Double.random(in: -80...80, using: &random)

@@ -347,28 +347,63 @@ struct ViewerProjection {
   }
 }
 
-/// Border rings for the viewer, with their boxes side by side: every viewer passes over all
-/// of the world's rings to find the few near its map, and reading each ring's box from the
-/// ring itself was a cache miss a ring.
+/// Border rings for the viewer, with their boxes side by side, and the boxes of groups of
+/// rings: every viewer passes over the world's rings to find the few near its map.
 struct ViewerBorders: Sendable {
-  /// A ring's least and greatest longitude and latitude.
+  /// A least and greatest longitude and latitude.
   struct Box: Sendable {
     var west: Double
     var east: Double
     var south: Double
     var north: Double
+
+    /// The box of `latitudes` and `longitudes` (which are not empty).
+    init(_ latitudes: UnsafeBufferPointer<Double>, _ longitudes: UnsafeBufferPointer<Double>) {
+      (west, east, south, north) = (longitudes[0], longitudes[0], latitudes[0], latitudes[0])
+      for (lat, lon) in zip(latitudes, longitudes) {
+        west = min(west, lon)
+        east = max(east, lon)
+        south = min(south, lat)
+        north = max(north, lat)
+      }
+    }
+
+    init(west: Double, east: Double, south: Double, north: Double) {
+      (self.west, self.east, self.south, self.north) = (west, east, south, north)
+    }
+
+    /// The box around this one and `other`.
+    func union(_ other: Box) -> Box {
+      Box(
+        west: min(west, other.west), east: max(east, other.east),
+        south: min(south, other.south), north: max(north, other.north))
+    }
   }
+
+  /// Rings in a group (``groups``): the rings go by country, so a group lies in a few
+  /// countries, and most groups miss any one map.
+  static let groupSize = 32
+  /// Vertices in a run, whose box is tested before its vertices are projected.
+  static let runLength = 16
 
   let rings: [CountryBorderRing]
   /// The rings' boxes, in the rings' order.
   let boxes: [Box]
+  /// The boxes of ``groupSize`` rings at a time, in order.
+  let groups: [Box]
 
   init(_ rings: [CountryBorderRing]) {
     self.rings = rings
-    boxes = rings.map {
+    let boxes = rings.map {
       Box(
         west: $0.longitudeRange.lowerBound, east: $0.longitudeRange.upperBound,
         south: $0.latitudeRange.lowerBound, north: $0.latitudeRange.upperBound)
+    }
+    self.boxes = boxes
+    groups = stride(from: 0, to: boxes.count, by: Self.groupSize).map { start in
+      boxes[start..<min(start + Self.groupSize, boxes.count)].dropFirst().reduce(boxes[start]) {
+        $0.union($1)
+      }
     }
   }
 
@@ -398,6 +433,10 @@ extension ViewerProjection {
     let northEast = coordinate(x: w * 1.5 + 2, y: -h / 2 - 2)
     let south = southWest.latitude <= -85.05 ? -Double.infinity : southWest.latitude
     let north = northEast.latitude >= 85.05 ? Double.infinity : northEast.latitude
+    func meetsFrame(_ box: ViewerBorders.Box) -> Bool {
+      box.east >= southWest.longitude && box.west <= northEast.longitude && box.north >= south
+        && box.south <= north
+    }
     // A vertex more than ten units below the drawing's 2h or above its -h is only ever
     // clamped to that edge, and counts as beyond it in every test below: it stands there as
     // ±∞ without its logarithm and tangent (the ring's extent test gives the same answer, as a
@@ -406,55 +445,127 @@ extension ViewerProjection {
     let farNorth = coordinate(x: 0, y: -h - 10).latitude
     let belowSouth = farSouth > -85 ? farSouth : -Double.infinity
     let aboveNorth = farNorth < 85 ? farNorth : Double.infinity
+    func project(_ lat: Double, _ lon: Double) -> (Double, Double) {
+      lat < belowSouth
+        ? (x(longitude: lon), Double.infinity)
+        : lat > aboveNorth ? (x(longitude: lon), -Double.infinity) : point(lat, lon)
+    }
     // Far outside the frame only the side matters: a run of vertices beyond the same side
     // keeps its first and last, pulled in to the frame's edge.
     func zone(_ p: (Double, Double)) -> Int {
       (p.0 < -w ? 0 : p.0 > 2 * w ? 2 : 1) + 3 * (p.1 < -h ? 0 : p.1 > 2 * h ? 2 : 1)
     }
+    // The least and greatest drawn x and y of a box's vertices: those of its corners, the
+    // projection being monotonic (y grows southwards).
+    func extent(_ box: ViewerBorders.Box) -> (
+      minX: Double, maxX: Double, minY: Double, maxY: Double
+    ) {
+      let (minX, minY) = project(box.north, box.west)
+      let (maxX, maxY) = project(box.south, box.east)
+      return (minX, maxX, minY, maxY)
+    }
+    // The zone along an axis of the drawing `size` long (0 before -size, 2 past 2 size, 1
+    // between) of every value from `low` to `high`, when that is one zone, with a margin far
+    // wider than any rounding.
+    func side(_ low: Double, _ high: Double, _ size: Double) -> Int? {
+      let margin = 1e-6
+      if high < -size - margin { return 0 }
+      if low > 2 * size + margin { return 2 }
+      if low > -size + margin && high < 2 * size - margin { return 1 }
+      return nil
+    }
+    // The zone every vertex of a box lies in, when that is one zone and not the frame's.
+    func farZone(_ e: (minX: Double, maxX: Double, minY: Double, maxY: Double)) -> Int? {
+      guard let zx = side(e.minX, e.maxX, w), let zy = side(e.minY, e.maxY, h), zx + 3 * zy != 4
+      else { return nil }
+      return zx + 3 * zy
+    }
+    // Whether a box lies wholly beyond the frame's far edges by its degrees (a margin wider than
+    // any rounding): only such a run of vertices can be left out, its drawn extent then tells.
+    let far = (
+      west: coordinate(x: -w, y: 0).longitude, east: coordinate(x: 2 * w, y: 0).longitude,
+      south: coordinate(x: 0, y: 2 * h).latitude, north: coordinate(x: 0, y: -h).latitude
+    )
+    func beyond(_ box: ViewerBorders.Box) -> Bool {
+      let margin = 1e-9
+      return box.east < far.west - margin || box.west > far.east + margin
+        || box.north < far.south - margin || box.south > far.north + margin
+    }
+    // Degrees of longitude per unit of the drawing: a ring two units wide or more is not
+    // asked below whether it is less than one across.
+    let unitDegrees = scale * 180 / (Double.pi * WebMercator.earthRadius)
     // One ring's points at a time, in buffers made once: a frame of the whole world draws
     // thousands of rings.
     var points: [(Double, Double)] = []
     var kept: [(Double, Double)] = []
-    // Most rings are passed over on their boxes alone, read one after another.
-    for (r, box) in borders.boxes.enumerated() {
-      guard box.east >= southWest.longitude, box.west <= northEast.longitude,
-        box.north >= south, box.south <= north
-      else { continue }
-      var minX = Double.infinity
-      var maxX = -Double.infinity
-      var minY = Double.infinity
-      var maxY = -Double.infinity
-      points.removeAll(keepingCapacity: true)
-      rings[r].withVertices { latitudes, longitudes in
-        points.reserveCapacity(latitudes.count)
-        for (lat, lon) in zip(latitudes, longitudes) {
-          let p =
-            lat < belowSouth
-            ? (x(longitude: lon), Double.infinity)
-            : lat > aboveNorth ? (x(longitude: lon), -Double.infinity) : point(lat, lon)
-          minX = min(minX, p.0)
-          maxX = max(maxX, p.0)
-          minY = min(minY, p.1)
-          maxY = max(maxY, p.1)
-          points.append(p)
+    // Most rings are passed over on their group's box, the rest on their own, read one after
+    // another.
+    for (g, group) in borders.groups.enumerated() where meetsFrame(group) {
+      let first = g * ViewerBorders.groupSize
+      for r in first..<min(first + ViewerBorders.groupSize, rings.count) {
+        let box = borders.boxes[r]
+        guard meetsFrame(box) else { continue }
+        // A ring less than a unit across (with a margin) is never drawn: its vertices are not
+        // projected.
+        if box.east - box.west < 2 * unitDegrees {
+          let whole = extent(box)
+          guard max(whole.maxX - whole.minX, whole.maxY - whole.minY) >= 1 - 1e-6 else {
+            continue
+          }
         }
+        var minX = Double.infinity
+        var maxX = -Double.infinity
+        var minY = Double.infinity
+        var maxY = -Double.infinity
+        points.removeAll(keepingCapacity: true)
+        rings[r].withVertices { latitudes, longitudes in
+          points.reserveCapacity(latitudes.count)
+          for start in stride(from: 0, to: latitudes.count, by: ViewerBorders.runLength) {
+            let end = min(start + ViewerBorders.runLength, latitudes.count)
+            // A run of three or more vertices all in one zone beyond the frame: the zone
+            // filter below keeps at most its first and last, whose neighbours in the run are
+            // in that zone too, so the others are left out here, unprojected, and count in the
+            // ring's extent by the run's box. (Its degrees tell first, without a logarithm,
+            // whether it can lie beyond.)
+            let run = ViewerBorders.Box(
+              UnsafeBufferPointer(rebasing: latitudes[start..<end]),
+              UnsafeBufferPointer(rebasing: longitudes[start..<end]))
+            if end - start >= 3, beyond(run), let e = Optional(extent(run)), farZone(e) != nil {
+              minX = min(minX, e.minX)
+              maxX = max(maxX, e.maxX)
+              minY = min(minY, e.minY)
+              maxY = max(maxY, e.maxY)
+              points.append(project(latitudes[start], longitudes[start]))
+              points.append(project(latitudes[end - 1], longitudes[end - 1]))
+              continue
+            }
+            for i in start..<end {
+              let p = project(latitudes[i], longitudes[i])
+              minX = min(minX, p.0)
+              maxX = max(maxX, p.0)
+              minY = min(minY, p.1)
+              maxY = max(maxY, p.1)
+              points.append(p)
+            }
+          }
+        }
+        guard maxX >= -w / 2, minX <= w * 1.5, maxY >= -h / 2, minY <= h * 1.5,
+          max(maxX - minX, maxY - minY) >= 1
+        else { continue }
+        kept.removeAll(keepingCapacity: true)
+        kept.reserveCapacity(points.count)
+        // Each point's zone once, with its neighbours' beside it.
+        var before = -1
+        var here = zone(points[0])
+        for i in points.indices {
+          let after = i < points.count - 1 ? zone(points[i + 1]) : -1
+          defer { (before, here) = (here, after) }
+          if here != 4, before == here, after == here { continue }
+          let p = points[i]
+          kept.append((min(max(p.0, -w), 2 * w), min(max(p.1, -h), 2 * h)))
+        }
+        SVGPathText.write(kept, closed: true, tolerance: 1.5, digits: 0, to: &d)
       }
-      guard maxX >= -w / 2, minX <= w * 1.5, maxY >= -h / 2, minY <= h * 1.5,
-        max(maxX - minX, maxY - minY) >= 1
-      else { continue }
-      kept.removeAll(keepingCapacity: true)
-      kept.reserveCapacity(points.count)
-      // Each point's zone once, with its neighbours' beside it.
-      var before = -1
-      var here = zone(points[0])
-      for i in points.indices {
-        let after = i < points.count - 1 ? zone(points[i + 1]) : -1
-        defer { (before, here) = (here, after) }
-        if here != 4, before == here, after == here { continue }
-        let p = points[i]
-        kept.append((min(max(p.0, -w), 2 * w), min(max(p.1, -h), 2 * h)))
-      }
-      SVGPathText.write(kept, closed: true, tolerance: 1.5, digits: 0, to: &d)
     }
     d.append(UInt8(ascii: "\""))
     return d.bytes
