@@ -41,6 +41,18 @@ private struct ShapeEvent: LogEvent {
   }
 }
 
+/// An event declared as a class (immutable, so unchecked Sendable), and a subclass of it: a
+/// reader of the class gets both.
+private class BellEvent: LogEvent, @unchecked Sendable {
+  class var source: String { "bell" }
+  class var declarations: [LogEventDeclaration] {
+    [LogEventDeclaration("bell", "rang", "A bell rang.")]
+  }
+  var name: String { "rang" }
+  var fields: [LogField] { [] }
+}
+private final class LoudBellEvent: BellEvent {}
+
 @Suite struct EventLogTests {
   @Test func jsonLinesHaveAFixedShapeAndExactTimes() {
     let log = EventLog()
@@ -84,6 +96,16 @@ private struct ShapeEvent: LogEvent {
     #expect(doors.map(\.event) == [.opened(door: "front", count: 2), .closed])
     #expect(doors.map(\.entry.sequence) == [0, 2])
     #expect(log.entries[0].payload as? DoorEvent == .opened(door: "front", count: 2))
+  }
+
+  @Test func readersOfAClassGetItsSubclassesToo() {
+    let log = EventLog()
+    log.record(BellEvent(), at: .seconds(1))
+    log.record(DoorEvent.closed, at: .seconds(2))
+    log.record(LoudBellEvent(), at: .seconds(3))
+    #expect(log.events(BellEvent.self).map(\.entry.sequence) == [0, 2])
+    #expect(log.events(LoudBellEvent.self).map(\.entry.sequence) == [2])
+    #expect(log.events(DoorEvent.self).map(\.entry.sequence) == [1])
   }
 
   @Test func theStorageFormComesFromTheDeclaringType() {

@@ -158,7 +158,19 @@ public final class EventLog {
 
   /// The payloads of type `Event`, with the entries that carry them, in order.
   public func events<Event: LogEvent>(_ type: Event.Type) -> [(entry: LogEntry, event: Event)] {
-    entries.compactMap { entry in (entry.payload as? Event).map { (entry, $0) } }
+    // A class's subclasses are of its type too: they take the cast.
+    guard !(Event.self is AnyClass) else {
+      return entries.compactMap { entry in (entry.payload as? Event).map { (entry, $0) } }
+    }
+    // Anything else is of type `Event` only when that is its own type, which is compared
+    // first: the log is searched by type many times, mostly for types few entries have, and a
+    // dynamic cast of every entry was most of it.
+    let wanted = ObjectIdentifier(Event.self)
+    var found: [(entry: LogEntry, event: Event)] = []
+    for entry in entries where ObjectIdentifier(Swift.type(of: entry.payload)) == wanted {
+      if let event = entry.payload as? Event { found.append((entry, event)) }
+    }
+    return found
   }
 
   /// The entries from `source` (all sources when `nil`) called `event` (all when `nil`).
