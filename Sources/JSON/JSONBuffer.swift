@@ -400,7 +400,24 @@ public struct JSONBuffer: ~Copyable {
     // which makes room for its six.
     reserve(utf8.count &* 2 &+ 1)
     var out = base + length
-    for (i, byte) in utf8.enumerated() {
+    guard let input = utf8.baseAddress else { return }
+    let count = utf8.count
+    var i = 0
+    while i < count {
+      // Eight bytes at a time while eight are left: the bytes before the first one to escape
+      // are copied together (all eight are stored, the room being there, and those from it on
+      // written over).
+      if count &- i >= 8 {
+        let word = UnsafeRawPointer(input + i).loadUnaligned(as: UInt64.self)
+        let flags = Self.escapedBytes(word)
+        UnsafeMutableRawPointer(out).storeBytes(of: word, as: UInt64.self)
+        let plain = flags == 0 ? 8 : flags.trailingZeroBitCount / 8
+        out += plain
+        i &+= plain
+        guard plain < 8 else { continue }
+      }
+      let byte = input[i]
+      defer { i &+= 1 }
       switch byte {
       case 0x22, 0x5C:
         out[0] = UInt8(ascii: "\\")
@@ -450,7 +467,13 @@ public struct JSONBuffer: ~Copyable {
 
   /// Whether any byte of `word` is below 0x20, a quote (0x22) or a backslash (0x5C).
   @inline(__always)
-  static func hasEscapedByte(_ word: UInt64) -> Bool {
+  static func hasEscapedByte(_ word: UInt64) -> Bool { escapedBytes(word) != 0 }
+
+  /// The top bits of `word`'s bytes that are below 0x20, a quote or a backslash, bytes in
+  /// memory order from the least significant: only the lowest bit set is sure to be such a
+  /// byte (a byte above it may be set by its borrow), and one is set when there is any.
+  @inline(__always)
+  static func escapedBytes(_ word: UInt64) -> UInt64 {
     // For each byte b, (b − n) has its top bit set without b having it only when b < n (and
     // b < 0x80): the bytes below 0x20, and the bytes equal to a character once XORed with it
     // (equal is below 1). A borrow reaches the next byte only from a byte that is counted.
@@ -461,6 +484,6 @@ public struct JSONBuffer: ~Copyable {
     let below = (word &- ones &* 0x20) & ~word
     let quote = (quotes &- ones) & ~quotes
     let backslash = (backslashes &- ones) & ~backslashes
-    return (below | quote | backslash) & tops != 0
+    return (below | quote | backslash) & tops
   }
 }

@@ -44,6 +44,28 @@ import Testing
     }
   }
 
+  /// Strings dense with escapes, as a log line is with quotes: every one is found, the bytes
+  /// between them copied as they are, and the word that holds one written from it on again.
+  @Test func escapesCloseTogetherAreEachFound() {
+    let pieces = ["a", "\"", "\\", "\n", "\u{1}", "é", "東", "🚉", "bc", "\u{7F}"]
+    // A fixed sequence of picks (a linear congruential generator): the same strings each run.
+    var state: UInt64 = 20
+    for length in 0...48 {
+      for _ in 0..<8 {
+        var s = ""
+        for _ in 0..<length {
+          state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+          s += pieces[Int(state >> 33) % pieces.count]
+        }
+        var text = ""
+        JSONText.writeString(s, to: &text)
+        var buffer = JSONBuffer()
+        buffer.writeString(s)
+        #expect(buffer.bytes == Array(text.utf8), "\(s.debugDescription)")
+      }
+    }
+  }
+
   /// Control characters escaped as six bytes each make the buffer grow in the middle of the
   /// string, after any text already in it.
   @Test(arguments: [0, 10, 63, 200])

@@ -98,7 +98,15 @@ enum ViewerPage {
     let rewritten = out.withUnsafeBytes { all -> [UInt8]? in
       let utf8 = UnsafeBufferPointer(rebasing: all[start...])
       let open = UInt8(ascii: "<")
-      guard var opening = utf8.firstIndex(of: open) else { return nil }
+      // The next opening from `offset`, found by the C library's byte search: most data has
+      // none, and this pass reads all of it.
+      func nextOpening(from offset: Int) -> Int? {
+        guard offset < utf8.count, let base = utf8.baseAddress,
+          let found = memchr(base + offset, Int32(open), utf8.count - offset)
+        else { return nil }
+        return UnsafeRawPointer(base).distance(to: UnsafeRawPointer(found))
+      }
+      guard var opening = nextOpening(from: 0) else { return nil }
       var bytes: [UInt8] = []
       bytes.reserveCapacity(utf8.count + 64)
       // The text up to `copied` is in `bytes`; runs between openings are copied whole.
@@ -114,7 +122,7 @@ enum ViewerPage {
           bytes += #"\u003c"#.utf8
           copied = next
         }
-        guard let found = utf8[next...].firstIndex(of: open) else { break }
+        guard let found = nextOpening(from: next) else { break }
         opening = found
       }
       bytes += utf8[copied...]
