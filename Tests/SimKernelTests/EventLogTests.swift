@@ -108,6 +108,21 @@ private final class LoudBellEvent: BellEvent {}
     #expect(log.events(DoorEvent.self).map(\.entry.sequence) == [1])
   }
 
+  @Test func aSetOfTypesHoldsTheEntriesACastToOneOfThemWouldTake() {
+    let log = EventLog()
+    log.record(DoorEvent.closed, at: .seconds(1))
+    log.record(ShapeEvent(), at: .seconds(2))
+    log.record(BellEvent(), at: .seconds(3))
+    log.record(LoudBellEvent(), at: .seconds(4))
+    let doors = LogEventTypes(DoorEvent.self)
+    #expect(log.entries.map(doors.contains) == [true, false, false, false])
+    let bells = LogEventTypes(ShapeEvent.self, BellEvent.self)
+    #expect(log.entries.map(bells.contains) == [false, true, true, true])
+    let loud = LogEventTypes(LoudBellEvent.self)
+    #expect(log.entries.map(loud.contains) == [false, false, false, true])
+    #expect(log.entries.map(LogEventTypes().contains) == [false, false, false, false])
+  }
+
   @Test func theStorageFormComesFromTheDeclaringType() {
     let log = EventLog()
     log.record(DoorEvent.opened(door: "back", count: 7), at: .zero)

@@ -5,6 +5,9 @@ import SimKernel
 /// The event log as it concerns the fences: observations, decisions, misses and suppressions,
 /// each attributed to the fence registration active when it was logged.
 struct FenceLog {
+  /// The events this reads: the others are passed over without a cast.
+  private static let cases = LogEventTypes(
+    RegionEvent.self, MonitorEvent.self, NotificationEvent.self)
   struct RawObservation {
     var fence: Int
     var event: String
@@ -83,7 +86,7 @@ struct FenceLog {
           fence: index, event: event, direction: direction, time: time,
           believed: lastDecided[index]?.estimate))
     }
-    for entry in events {
+    for entry in events where Self.cases.contains(entry) {
       switch entry.payload {
       case let event as RegionEvent:
         switch event {

@@ -93,6 +93,9 @@ extension GeofenceReport {
 
 /// Reads the fences from an event log.
 struct FenceReader {
+  /// The events ``read(_:)`` has cases for: the others are passed over without a cast.
+  private static let cases = LogEventTypes(
+    RegionEvent.self, PhoneEvent.self, MonitorEvent.self, NotificationEvent.self)
   private struct Open {
     var kind: GeofenceReport.FenceKind
     var identifier: String
@@ -111,7 +114,7 @@ struct FenceReader {
   private(set) var fences: [GeofenceReport.Fence] = []
 
   init(_ events: [LogEntry]) {
-    for entry in events { read(entry) }
+    for entry in events where Self.cases.contains(entry) { read(entry) }
     for key in order {
       if let fence = open[key] { close(fence, at: nil, by: nil) }
     }

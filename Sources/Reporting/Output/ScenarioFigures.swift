@@ -267,10 +267,14 @@ struct WeatherRequestPoint {
   /// The position the parameters name.
   let coordinate: Coordinate
 
+  /// The events read for requests: the others are passed over without a cast.
+  private static let networkEvents = LogEventTypes(NetworkEvent.self)
+
   /// The weather requests of `events` whose parameters name a position.
   static func all(in events: [LogEntry]) -> [WeatherRequestPoint] {
     events.compactMap { e in
-      guard case .request(_, "weather", let http)? = e.payload as? NetworkEvent,
+      guard networkEvents.contains(e),
+        case .request(_, "weather", let http)? = e.payload as? NetworkEvent,
         let lat = http.queryValue("lat"), let lon = http.queryValue("lon"),
         let la = Double(lat), let lo = Double(lon),
         let c = try? Coordinate(latitude: la, longitude: lo)

@@ -8,6 +8,9 @@ import SimKernel
 
 /// Reads the searches out of an event log and analyses each one.
 struct SearchLogReader {
+  /// The events ``readLog()`` has cases for: the others are passed over without a cast.
+  private static let cases = LogEventTypes(
+    NetworkEvent.self, DatastoreEvent.self, GeocoderEvent.self)
   let input: ReportInput
   let resources: ReplayResources
 
@@ -74,7 +77,7 @@ struct SearchLogReader {
     var byNetworkID: [Int: Int] = [:]
     var pendingGeocode: Int?
     var context = Context()
-    for entry in input.events {
+    for entry in input.events where Self.cases.contains(entry) {
       switch entry.payload {
       case let event as NetworkEvent:
         switch event {

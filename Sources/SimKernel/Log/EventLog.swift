@@ -125,6 +125,42 @@ extension LogEntry: Hashable {
   }
 }
 
+/// A few event types, to pass over the entries whose payload is of none of them before casting:
+/// comparing a payload's type with a few costs a comparison each, while a cast that fails costs
+/// as much as one that succeeds, and a reader of the log tries every case it has on every
+/// entry.
+///
+/// ```swift
+/// static let read = LogEventTypes(RegionEvent.self, MonitorEvent.self)
+/// for entry in log.entries where Self.read.contains(entry) {
+///   switch entry.payload { case let r as RegionEvent: … }
+/// }
+/// ```
+public struct LogEventTypes: Sendable {
+  private let identifiers: [ObjectIdentifier]
+  /// Those of the types that are classes: a payload of a subclass is one of them too.
+  private let classes: [ObjectIdentifier]
+
+  /// The types given.
+  public init(_ types: any LogEvent.Type...) {
+    identifiers = types.map { ObjectIdentifier($0) }
+    classes = types.compactMap { $0 as? AnyClass }.map { ObjectIdentifier($0) }
+  }
+
+  /// Whether `entry`'s payload is of one of the types (or of a subclass of one that is a
+  /// class): whether a cast to one of them would succeed.
+  public func contains(_ entry: LogEntry) -> Bool {
+    let own = type(of: entry.payload)
+    if identifiers.contains(ObjectIdentifier(own)) { return true }
+    guard !classes.isEmpty, var type = own as? AnyClass else { return false }
+    while let superclass = _getSuperclass(type) {
+      if classes.contains(ObjectIdentifier(superclass)) { return true }
+      type = superclass
+    }
+    return false
+  }
+}
+
 /// The ordered record of a world: what its kernel and components did, with virtual times.
 ///
 /// Entries are kept in memory and, when a ``sink`` is set, also handed to it one by one as

@@ -611,6 +611,11 @@ enum SVGPathText {
 }
 
 private struct Builder {
+  // The events each reader of the log has cases for: the others are passed over without a
+  // cast.
+  static let requestEvents = LogEventTypes(NetworkEvent.self, GeocoderEvent.self)
+  static let estimateEvents = LogEventTypes(RegionEvent.self, MonitorEvent.self)
+  static let networkEvents = LogEventTypes(NetworkEvent.self)
   let run: ScenarioRun
   let report: ScenarioReport
   let borders: ViewerBorders
@@ -665,10 +670,8 @@ private struct Builder {
     var frame: [(Double, Double)] = samples.map {
       ($0.coordinate.latitude, $0.coordinate.longitude)
     }
-    let fixes = entries.compactMap { e -> (LogEntry, Location)? in
-      if case .didUpdateLocations(_, let location)? = e.payload as? LocationEvent {
-        return (e, location)
-      }
+    let fixes = run.log.events(LocationEvent.self).compactMap { e, event -> (LogEntry, Location)? in
+      if case .didUpdateLocations(_, let location) = event { return (e, location) }
       return nil
     }
     // An invalid fix (accuracy −1, at (0, 0)) is drawn where it says, but does not widen the
@@ -677,6 +680,7 @@ private struct Builder {
       ($0.1.coordinate.latitude, $0.1.coordinate.longitude)
     }
     let estimates = entries.compactMap { e -> (LogEntry, Coordinate)? in
+      guard Self.estimateEvents.contains(e) else { return nil }
       switch e.payload {
       case let r as RegionEvent:
         if case .decided(let d) = r { return (e, d.estimate) }
@@ -1104,7 +1108,7 @@ private struct Builder {
     var byID: [Int: SearchRequestRecord] = [:]
     for r in records { if let id = r.networkID { byID[id] = r } }
     var out: [Request] = []
-    for e in entries {
+    for e in entries where Self.requestEvents.contains(e) {
       switch e.payload {
       case let n as NetworkEvent:
         guard case .request(let id, let service, let http) = n else { continue }
@@ -1244,7 +1248,7 @@ private struct Builder {
   func offlineWindows(end: Double) -> JSONValue {
     var out: [JSONValue] = []
     var from: SimTime?
-    for e in entries {
+    for e in entries where Self.networkEvents.contains(e) {
       guard let n = e.payload as? NetworkEvent else { continue }
       switch n {
       case .offline where from == nil: from = e.time
