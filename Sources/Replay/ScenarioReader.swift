@@ -49,7 +49,7 @@ extension Scenario {
 
   /// Reads and validates a scenario from its parsed `document`, as ``init(data:file:folder:allowPathsOutsideFolder:profile:resources:)``
   /// reads its bytes; an error names a line and column only where the document has them
-  /// (``JSONDocument/init(value:)`` has none).
+  /// (`JSONDocument(value:)` has none).
   public init(
     document: JSONDocument, file: String, folder: URL, allowPathsOutsideFolder: Bool = false,
     profile: DeviceProfile? = nil, resources: ReplayResources? = nil
