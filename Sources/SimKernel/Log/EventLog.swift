@@ -131,8 +131,8 @@ extension LogEntry: Hashable {
 /// entry.
 ///
 /// ```swift
-/// static let read = LogEventTypes(RegionEvent.self, MonitorEvent.self)
-/// for entry in log.entries where Self.read.contains(entry) {
+/// static let cases = LogEventTypes(RegionEvent.self, MonitorEvent.self)
+/// for entry in log.entries where Self.cases.contains(entry) {
 ///   switch entry.payload { case let r as RegionEvent: … }
 /// }
 /// ```
@@ -194,16 +194,11 @@ public final class EventLog {
 
   /// The payloads of type `Event`, with the entries that carry them, in order.
   public func events<Event: LogEvent>(_ type: Event.Type) -> [(entry: LogEntry, event: Event)] {
-    // A class's subclasses are of its type too: they take the cast.
-    guard !(Event.self is AnyClass) else {
-      return entries.compactMap { entry in (entry.payload as? Event).map { (entry, $0) } }
-    }
-    // Anything else is of type `Event` only when that is its own type, which is compared
-    // first: the log is searched by type many times, mostly for types few entries have, and a
-    // dynamic cast of every entry was most of it.
-    let wanted = ObjectIdentifier(Event.self)
+    // The log is searched by type many times, mostly for types few entries have: the types are
+    // compared before anything is cast (a dynamic cast of every entry was most of it).
+    let wanted = LogEventTypes(Event.self)
     var found: [(entry: LogEntry, event: Event)] = []
-    for entry in entries where ObjectIdentifier(Swift.type(of: entry.payload)) == wanted {
+    for entry in entries where wanted.contains(entry) {
       if let event = entry.payload as? Event { found.append((entry, event)) }
     }
     return found

@@ -530,7 +530,8 @@ extension ViewerProjection {
             let run = ViewerBorders.Box(
               UnsafeBufferPointer(rebasing: latitudes[start..<end]),
               UnsafeBufferPointer(rebasing: longitudes[start..<end]))
-            if end - start >= 3, beyond(run), let e = Optional(extent(run)), farZone(e) != nil {
+            let e = end - start >= 3 && beyond(run) ? extent(run) : nil
+            if let e, farZone(e) != nil {
               minX = min(minX, e.minX)
               maxX = max(maxX, e.maxX)
               minY = min(minY, e.minY)
@@ -615,7 +616,6 @@ private struct Builder {
   // cast.
   static let requestEvents = LogEventTypes(NetworkEvent.self, GeocoderEvent.self)
   static let estimateEvents = LogEventTypes(RegionEvent.self, MonitorEvent.self)
-  static let networkEvents = LogEventTypes(NetworkEvent.self)
   let run: ScenarioRun
   let report: ScenarioReport
   let borders: ViewerBorders
@@ -1248,8 +1248,7 @@ private struct Builder {
   func offlineWindows(end: Double) -> JSONValue {
     var out: [JSONValue] = []
     var from: SimTime?
-    for e in entries where Self.networkEvents.contains(e) {
-      guard let n = e.payload as? NetworkEvent else { continue }
+    for (e, n) in run.log.events(NetworkEvent.self) {
       switch n {
       case .offline where from == nil: from = e.time
       case .online:
