@@ -44,7 +44,11 @@ public struct JSONPath: Hashable, Sendable, CustomStringConvertible, Expressible
 
   /// This path followed by `component`.
   public func appending(_ component: Component) -> JSONPath {
-    JSONPath(components + [component])
+    // One new array, not a one-element array and then their sum: a scenario's reader makes a
+    // path for every value it reads.
+    var path = components
+    path.append(component)
+    return JSONPath(path)
   }
 
   /// This path followed by the object member `key`.

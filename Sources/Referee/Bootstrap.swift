@@ -7,8 +7,9 @@ public enum Bootstrap {
   public static let resamples = 2_000
 
   /// The 95 % interval of `statistic` over `values`: `resamples` resamples of the values drawn
-  /// with replacement from `random` (value `random.next() % n` each time, in order), and the
-  /// 2.5th and 97.5th percentiles (``quantile(_:_:)``) of the statistic over them.
+  /// with replacement from `random` (value `random.next() % n` each time, in order, the
+  /// remainder found by multiplication), and the 2.5th and 97.5th percentiles
+  /// (``quantile(_:_:)``) of the statistic over them.
   ///
   /// The same values and the same stream give the same interval on every machine.
   ///
@@ -20,11 +21,12 @@ public enum Bootstrap {
     let n = values.count
     guard n > 0, resamples > 0 else { return nil }
     var random = random
+    let remainder = Remainder(UInt64(n))
     var draws: [Double] = []
     draws.reserveCapacity(resamples)
     var sample = [Double](repeating: 0, count: n)
     for _ in 0..<resamples {
-      for i in 0..<n { sample[i] = values[Int(random.next() % UInt64(n))] }
+      for i in 0..<n { sample[i] = values[Int(remainder.of(random.next()))] }
       if let value = statistic(sample) { draws.append(value) }
     }
     return percentiles(of: draws)
@@ -59,27 +61,34 @@ public enum Bootstrap {
     let upper = min(lower + 1, n - 1)
     let weight = position - Double(lower)
     var random = random
+    let remainder = Remainder(UInt64(n))
     var draws: [Double] = []
     draws.reserveCapacity(resamples)
+    // Millions of draws: read and counted through unchecked pointers (every index is below
+    // `n` by construction: a remainder by `n`, a rank, and ranks up to `upper` < `n`).
     var counts = [Int](repeating: 0, count: n)
-    for _ in 0..<resamples {
-      for r in 0..<n { counts[r] = 0 }
-      for _ in 0..<n { counts[rank[Int(random.next() % UInt64(n))]] += 1 }
-      // The resample's `lower`-th smallest value, then its next.
-      var below = 0
-      var r = 0
-      while below + counts[r] <= lower {
-        below += counts[r]
-        r += 1
+    rank.withUnsafeBufferPointer { rank in
+      counts.withUnsafeMutableBufferPointer { counts in
+        for _ in 0..<resamples {
+          counts.update(repeating: 0)
+          for _ in 0..<n { counts[rank[Int(remainder.of(random.next()))]] &+= 1 }
+          // The resample's `lower`-th smallest value, then its next.
+          var below = 0
+          var r = 0
+          while below &+ counts[r] <= lower {
+            below &+= counts[r]
+            r &+= 1
+          }
+          let low = sorted[r]
+          var high = low
+          if upper > lower, below &+ counts[r] <= upper {
+            r &+= 1
+            while counts[r] == 0 { r &+= 1 }
+            high = sorted[r]
+          }
+          draws.append(low + (high - low) * weight)
+        }
       }
-      let low = sorted[r]
-      var high = low
-      if upper > lower, below + counts[r] <= upper {
-        r += 1
-        while counts[r] == 0 { r += 1 }
-        high = sorted[r]
-      }
-      draws.append(low + (high - low) * weight)
     }
     return percentiles(of: draws)
   }
@@ -97,5 +106,31 @@ public enum Bootstrap {
   /// The mean of `values`, summed in order; `nil` when there are none.
   public static func mean(_ values: [Double]) -> Double? {
     values.isEmpty ? nil : values.reduce(0, +) / Double(values.count)
+  }
+}
+
+/// `x % divisor` by multiplication, exact for every 64-bit `x` (Lemire, Kaser & Kurz, "Faster
+/// remainder by direct computation", Software: Practice and Experience, 2019): a bootstrap
+/// takes millions of remainders by one divisor, and a 64-bit division costs more than the four
+/// multiplications.
+struct Remainder {
+  let divisor: UInt64
+  /// ⌈2¹²⁸ ÷ `divisor`⌉ modulo 2¹²⁸: 0 for a divisor of 1, every remainder by which is 0.
+  let inverse: UInt128
+
+  /// - Precondition: `divisor` > 0.
+  init(_ divisor: UInt64) {
+    precondition(divisor > 0, "a remainder by 0")
+    self.divisor = divisor
+    inverse = UInt128.max / UInt128(divisor) &+ 1
+  }
+
+  /// `x % divisor`: the top 64 bits of the fraction `inverse · x` (modulo 2¹²⁸) times `divisor`.
+  @inline(__always)
+  func of(_ x: UInt64) -> UInt64 {
+    let fraction = inverse &* UInt128(x)
+    let d = UInt128(divisor)
+    let low = (UInt128(UInt64(truncatingIfNeeded: fraction)) &* d) >> 64
+    return UInt64(truncatingIfNeeded: ((fraction >> 64) &* d &+ low) >> 64)
   }
 }

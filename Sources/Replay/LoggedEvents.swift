@@ -64,8 +64,9 @@ public enum LoggedEvents {
   public static let types: [any LogEvent.Type] =
     DeviceEvents.types + CloudEvents.types + [TimelineLogEvent.self]
 
-  /// Every declaration of ``types``.
-  public static var declarations: [LogEventDeclaration] { types.flatMap { $0.declarations } }
+  /// Every declaration of ``types``, made once (each `count` expectation of every scenario
+  /// checked looks its event up here).
+  public static let declarations: [LogEventDeclaration] = types.flatMap { $0.declarations }
 
   /// Why `source`.`event` is not an event a world with an app declaring `appEvents` can record
   /// — the member at fault (`"source"` or `"event"`) and what was expected — or `nil` when it

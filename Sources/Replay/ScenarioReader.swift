@@ -121,15 +121,19 @@ struct ScenarioReader {
     guard case .object(let object) = node.value else {
       throw error(node.path, "expected an object, found \(node.value.typeName)")
     }
-    for key in object.keys.sorted() where !allowed.contains(key) {
-      throw error(
-        node.path.appending(key: key),
-        "unknown key '\(key)' (expected one of: \(allowed.joined(separator: ", ")))", key: true)
+    // The first unknown key in sorted order (not the dictionary's), sorted only when there is one.
+    if object.keys.contains(where: { !allowed.contains($0) }) {
+      for key in object.keys.sorted() where !allowed.contains(key) {
+        throw error(
+          node.path.appending(key: key),
+          "unknown key '\(key)' (expected one of: \(allowed.joined(separator: ", ")))", key: true)
+      }
     }
     for key in required where object[key] == nil {
       throw error(node.path, "missing required key '\(key)'")
     }
     var result: [String: Node] = [:]
+    result.reserveCapacity(object.count)
     for (key, value) in object {
       result[key] = Node(value: value, path: node.path.appending(key: key))
     }

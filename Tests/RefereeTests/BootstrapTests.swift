@@ -1,6 +1,7 @@
-import Referee
 import SimKernel
 import Testing
+
+@testable import Referee
 
 /// The percentile bootstrap of a quantile, counted rather than resampled, is the general
 /// bootstrap's interval to the bit.
@@ -48,5 +49,24 @@ import Testing
     let values: [Double] = [1, .nan, 3, 2]
     #expect(Bootstrap.interval(values, random: stream, resamples: 200) { quantile($0, 0.5) } == nil)
     #expect(Bootstrap.quantileInterval(values, 0.5, random: stream, resamples: 200) == nil)
+  }
+
+  /// The resamples' draws take `x % n` by multiplication: the same remainder as a division for
+  /// every 64-bit `x`, at the edges of the range and of the divisors too.
+  @Test func aRemainderByMultiplicationIsTheDivisionsRemainder() {
+    var random = SplitMix64(seed: 11)
+    let divisors: [UInt64] =
+      [
+        1, 2, 3, 7, 10, 64, 100, 101, 1_000, 65_535, 1 << 32, (1 << 32) + 1, 1 << 63, .max - 1,
+        .max,
+      ]
+      + (0..<200).map { _ in random.next() >> (random.next() % 64) | 1 }
+    for divisor in divisors {
+      let remainder = Remainder(divisor)
+      let edges: [UInt64] = [0, 1, divisor - 1, divisor, divisor &+ 1, .max - 1, .max]
+      for x in edges + (0..<500).map({ _ in random.next() >> (random.next() % 64) }) {
+        #expect(remainder.of(x) == x % divisor, "\(x) % \(divisor)")
+      }
+    }
   }
 }

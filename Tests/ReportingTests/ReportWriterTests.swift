@@ -33,6 +33,21 @@ import Testing
     try #require(FileManager.default.attributesOfItem(atPath: url.path)[.systemFileNumber] as? Int)
   }
 
+  /// A hand-off file is written over in place: the same file, holding the new text and
+  /// nothing of a longer old one.
+  @Test func aFileWrittenInPlaceKeepsItsInodeAndOnlyTheNewText() throws {
+    let folder = try folder()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let file = folder.appendingPathComponent("runs/1.json")
+    try ReportWriter.writeInPlace(String(repeating: "old ", count: 3_000) + "\n", to: file)
+    let before = try inode(file)
+    try ReportWriter.writeInPlace("new\n", to: file)
+    #expect(try String(contentsOf: file, encoding: .utf8) == "new\n")
+    #expect(try inode(file) == before)
+    try ReportWriter.writeInPlace("newer, and longer\n", to: file)
+    #expect(try String(contentsOf: file, encoding: .utf8) == "newer, and longer\n")
+  }
+
   @Test func aFileThatHoldsTheseBytesAlreadyIsLeftAsItIs() throws {
     let folder = try folder()
     defer { try? FileManager.default.removeItem(at: folder) }

@@ -629,7 +629,9 @@ private func weather(name: String, variant: String, expect: String = "pass") -> 
       try FileManager.default.attributesOfItem(atPath: file)[.systemFileNumber] as? Int
     }
     let before = try #require(try number())
-    try Data("stale\n".utf8).write(to: URL(fileURLWithPath: file), options: [])
+    // Longer than the run: the file is written over and cut, not emptied first.
+    let stale = "stale " + String(repeating: "x", count: 20_000) + "\n"
+    try Data(stale.utf8).write(to: URL(fileURLWithPath: file), options: [])
     #expect(try number() == before)
     let second = try geosim(sweep, in: dir)
     #expect(second.code == 0, "\(second.err)")
@@ -637,6 +639,8 @@ private func weather(name: String, variant: String, expect: String = "pass") -> 
     #expect(try number() == before)
     let run = try JSONFile(file)
     #expect(run.root.jsonText.hasPrefix("{"), "the stale text is gone")
+    let size = try FileManager.default.attributesOfItem(atPath: file)[.size] as? Int
+    #expect(size == run.root.jsonText.utf8.count + 1, "nothing of the stale text is left after it")
   }
 
   @Test func shardsMergeIntoTheWholeSweep() throws {

@@ -680,15 +680,18 @@ public enum ReportWriter {
 
 extension ReportWriter {
   /// Writes `text` over `url` in place, not through a temporary file, creating its folder when
-  /// it is missing: for a file only GeoSim reads back, once its writer has said it is written,
-  /// whose reader takes a short file for a missing one (a sweep point's `runs/<i>.json`). An
-  /// existing file keeps its inode: on ext4, making many files right after deleting as many
-  /// costs more than writing them.
+  /// it is missing: for a file only GeoSim reads back, and only once its writer has said it is
+  /// written (a sweep point's `runs/<i>.json`). An existing file keeps its inode and its
+  /// blocks: it is written over from its start and then cut to the text's length, never
+  /// emptied first. On ext4, making many files right after deleting as many costs more than
+  /// writing them, and where freed blocks are discarded (`-o discard`) emptying a file waits
+  /// for the disk. A writer stopped part way leaves the new text's start before the old
+  /// text's end, which the reader never reads: its writer did not say it was written.
   ///
   /// - Throws: ``ReportWriteError`` naming the file and why.
   public static func writeInPlace(_ text: String, to url: URL) throws(ReportWriteError) {
     let path = url.path
-    let flags = O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC
+    let flags = O_WRONLY | O_CREAT | O_CLOEXEC
     var descriptor = open(path, flags, 0o666)
     if descriptor < 0, errno == ENOENT {
       try? FileManager.default.createDirectory(
@@ -696,7 +699,9 @@ extension ReportWriter {
       descriptor = open(path, flags, 0o666)
     }
     guard descriptor >= 0 else { throw ReportWriteError(file: path, errno: errno) }
-    var failure = Array(text.utf8).withUnsafeBytes { writeAll($0, to: descriptor) }
+    let bytes = Array(text.utf8)
+    var failure = bytes.withUnsafeBytes { writeAll($0, to: descriptor) }
+    if failure == 0, ftruncate(descriptor, off_t(bytes.count)) != 0 { failure = errno }
     if close(descriptor) != 0, failure == 0 { failure = errno }
     if failure != 0 { throw ReportWriteError(file: path, errno: failure) }
   }

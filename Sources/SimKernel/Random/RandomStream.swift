@@ -25,10 +25,10 @@ public struct RandomSource: Hashable, Sendable {
 /// Four 64-bit words of state, a period of 2²⁵⁶ − 1, a few nanoseconds per number. A stream can
 /// be split by name into sub-streams that are independent of its own position.
 public struct RandomStream: RandomNumberGenerator, Sendable {
-  private var s0: UInt64
-  private var s1: UInt64
-  private var s2: UInt64
-  private var s3: UInt64
+  @usableFromInline var s0: UInt64
+  @usableFromInline var s1: UInt64
+  @usableFromInline var s2: UInt64
+  @usableFromInline var s3: UInt64
   /// The stream's identity, from which its state and its sub-streams are derived.
   let key: UInt64
 
@@ -63,8 +63,8 @@ public struct RandomStream: RandomNumberGenerator, Sendable {
     return mixer.next()
   }
 
-  /// The next 64 random bits.
-  @inline(__always)
+  /// The next 64 random bits. (Inlinable: a bootstrap draws millions.)
+  @inlinable @inline(__always)
   public mutating func next() -> UInt64 {
     let result = rotl(s1 &* 5, 7) &* 9
     let t = s1 << 17
@@ -77,8 +77,8 @@ public struct RandomStream: RandomNumberGenerator, Sendable {
     return result
   }
 
-  @inline(__always)
-  private func rotl(_ x: UInt64, _ k: UInt64) -> UInt64 { (x << k) | (x >> (64 - k)) }
+  @inlinable @inline(__always)
+  func rotl(_ x: UInt64, _ k: UInt64) -> UInt64 { (x << k) | (x >> (64 - k)) }
 
   /// A uniform double in [0, 1), with 53 random bits.
   @inline(__always)
