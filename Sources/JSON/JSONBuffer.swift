@@ -13,6 +13,8 @@ public struct JSONBuffer: ~Copyable {
   /// The number of bytes written.
   public var count: Int { length }
   @usableFromInline var capacity: Int
+  /// Whether `base` is the buffer's to free: not while it writes into memory it was lent.
+  @usableFromInline var ownsMemory = true
 
   /// An empty buffer with room for `capacity` bytes before it grows.
   public init(capacity: Int = 1 << 12) {
@@ -20,7 +22,28 @@ public struct JSONBuffer: ~Copyable {
     base = .allocate(capacity: self.capacity)
   }
 
-  deinit { base.deallocate() }
+  /// An empty buffer that writes into `memory`, which stays its owner's to keep alive and to
+  /// free. Text that outgrows it is moved to memory of the buffer's own, and `memory` keeps
+  /// the bytes it held: a reader of `memory` sees the text written before, never freed
+  /// memory. ``isWriting(into:)`` tells whether that happened.
+  ///
+  /// - Precondition: `memory` is not empty.
+  public init(writingInto memory: UnsafeMutableBufferPointer<UInt8>) {
+    guard let start = memory.baseAddress, !memory.isEmpty else {
+      preconditionFailure("a buffer needs memory to write into")
+    }
+    base = start
+    capacity = memory.count
+    ownsMemory = false
+  }
+
+  deinit { if ownsMemory { base.deallocate() } }
+
+  /// Whether the text is still in `memory`, the memory the buffer was made to write into
+  /// (``init(writingInto:)``): it has not outgrown it.
+  public func isWriting(into memory: UnsafeMutableBufferPointer<UInt8>) -> Bool {
+    base == memory.baseAddress
+  }
 
   /// Whether nothing has been written.
   public var isEmpty: Bool { length == 0 }
@@ -30,8 +53,10 @@ public struct JSONBuffer: ~Copyable {
 
   /// The bytes written, as `Data` that takes over the buffer's storage (no copy).
   public consuming func data() -> Data {
-    let (start, count) = (base, length)
+    let (start, count, owned) = (base, length, ownsMemory)
     discard self
+    // Lent memory stays its owner's: the bytes are copied out of it.
+    guard owned else { return Data(bytes: start, count: count) }
     return Data(
       bytesNoCopy: start, count: count, deallocator: .custom { bytes, _ in bytes.deallocate() })
   }
@@ -62,9 +87,10 @@ public struct JSONBuffer: ~Copyable {
   mutating func grow(toHold needed: Int) {
     capacity = max(needed, 2 * capacity)
     let bigger = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity)
-    bigger.moveInitialize(from: base, count: length)
-    base.deallocate()
+    bigger.initialize(from: base, count: length)
+    if ownsMemory { base.deallocate() }
     base = bigger
+    ownsMemory = true
   }
 
   /// Appends `text` as it is (no quoting): keys, punctuation, literals.

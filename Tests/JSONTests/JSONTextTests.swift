@@ -228,4 +228,28 @@ import Testing
     #expect(Array(data) == bytes)
     #expect(String(decoding: data, as: UTF8.self) == #""東京駅 \"A\""35.681236"#)
   }
+
+  /// A buffer lent memory writes into it, and moves to memory of its own when the text
+  /// outgrows it: the lent memory keeps what it held, and the buffer holds all of the text.
+  @Test func aBufferWritesIntoLentMemoryUntilItOutgrowsIt() {
+    let memory = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: 16)
+    defer { memory.deallocate() }
+    memory.initialize(repeating: 0)
+    var buffer = JSONBuffer(writingInto: memory)
+    buffer.writeString("Tokyo")
+    let (written, inMemory) = (buffer.bytes, buffer.isWriting(into: memory))
+    #expect(inMemory)
+    #expect(Array(memory.prefix(written.count)) == Array(#""Tokyo""#.utf8))
+    buffer.append(",")
+    buffer.writeNumber(35.681236)
+    let (all, stillInMemory) = (buffer.bytes, buffer.isWriting(into: memory))
+    #expect(!stillInMemory)
+    #expect(all == Array(#""Tokyo",35.681236"#.utf8))
+    #expect(Array(memory.prefix(8)) == Array(#""Tokyo","#.utf8))
+    // A buffer still in its lent memory hands over a copy of its bytes.
+    var lent = JSONBuffer(writingInto: memory)
+    lent.append("{}")
+    #expect(Array(lent.data()) == Array("{}".utf8))
+    #expect(memory[0] == UInt8(ascii: "{"))
+  }
 }

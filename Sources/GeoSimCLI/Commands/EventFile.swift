@@ -18,21 +18,20 @@ import Synchronization
 /// time limit does so too (``writePending()``). The parent reads a crash's last events from
 /// the file, as it always has.
 ///
-/// Only the replay's thread adds lines, without taking a lock: it copies each whole line into
-/// memory that never moves and then publishes the new length, so another thread (the time
-/// limit's) or a signal handler writes whole lines only. Writing takes the lock.
+/// Only the replay's thread adds lines, without taking a lock: it writes each line straight
+/// into memory that never moves, after the pending ones, and then publishes the new length, so
+/// another thread (the time limit's) or a signal handler writes whole lines only. Writing
+/// takes the lock.
 final class EventFile {
   /// How many bytes gather before they are written: one `write` for some 300 entries.
   static let capacity = 1 << 16
 
   private let path: String
   private var isOpen = true
-  /// Where each line is made before it joins the pending ones.
-  private var line = JSONBuffer(capacity: 1 << 12)
   /// The pending lines' memory, kept by ``pendingEvents`` for the process's life.
-  private let storage: UnsafeMutablePointer<UInt8>
-  /// How many bytes of `storage` the pending lines fill, as this thread last published it.
-  private var count = 0
+  private let storage: UnsafeMutableBufferPointer<UInt8>
+  /// The pending lines, written into `storage` (until a line outgrows it).
+  private var pending: JSONBuffer
   /// Whether a write failed: later lines are dropped.
   private var failed = false
 
@@ -48,7 +47,9 @@ final class EventFile {
     guard descriptor >= 0 else {
       throw OutputFailure("cannot write \(path): \(String(cString: strerror(errno)))")
     }
-    storage = pendingEvents.withLock { $0.open(descriptor) }
+    let storage = pendingEvents.withLock { $0.open(descriptor) }
+    self.storage = storage
+    pending = JSONBuffer(writingInto: storage)
   }
 
   deinit {
@@ -58,41 +59,41 @@ final class EventFile {
   /// Adds `entry`'s line.
   func append(_ entry: LogEntry) {
     guard !failed else { return }
-    line.removeAll()
-    EventLog.writeJSONLine(entry, to: &line)
-    let n = line.count
-    if count + n > PendingEvents.room { writeOut() }
-    if n > PendingEvents.room {
-      // A line longer than the whole memory is written by itself (the ones before it are).
-      let failure = line.withUnsafeBytes { bytes in
-        // The lock's closure runs here, on this thread, while the bytes are valid: their
-        // address is handed in as a number, which the lock's state may take.
-        let (address, count) = (UInt(bitPattern: bytes.baseAddress), bytes.count)
-        return pendingEvents.withLock {
-          let start = UnsafeRawPointer(bitPattern: address)
-          return $0.write(UnsafeRawBufferPointer(start: start, count: count))
-        }
-      }
-      failed = failure != 0
-      return
-    }
-    line.withUnsafeBytes { (storage + count).update(from: $0.baseAddress!, count: n) }
-    count += n
-    pendingCount.store(count, ordering: .releasing)
-    if count >= EventFile.capacity { writeOut() }
+    EventLog.writeJSONLine(entry, to: &pending)
+    guard pending.isWriting(into: storage) else { return writeMoved() }
+    pendingCount.store(pending.count, ordering: .releasing)
+    if pending.count >= EventFile.capacity { writeOut() }
   }
 
   /// Writes the pending lines.
   private func writeOut() {
     failed = pendingEvents.withLock { $0.writeOut() } != 0
-    count = 0
+    pending.removeAll()
+  }
+
+  /// Writes the pending lines after a line outgrew their memory: the buffer moved them and
+  /// that line to memory of its own, while the memory kept the lines published before it.
+  private func writeMoved() {
+    let failure = pending.withUnsafeBytes { bytes in
+      // The lock's closure runs here, on this thread, while the bytes are valid: their
+      // address is handed in as a number, which the lock's state may take.
+      let (address, count) = (UInt(bitPattern: bytes.baseAddress), bytes.count)
+      return pendingEvents.withLock {
+        // The published lines are among these bytes: written once, from here.
+        pendingCount.store(0, ordering: .relaxed)
+        return $0.write(
+          UnsafeRawBufferPointer(start: UnsafeRawPointer(bitPattern: address), count: count))
+      }
+    }
+    failed = failure != 0
+    pending = JSONBuffer(writingInto: storage)
   }
 
   /// Writes what is left and closes the file; throws when a line could not be written.
   func close() throws(OutputFailure) {
     isOpen = false
     let failure = pendingEvents.withLock { $0.close() }
-    count = 0
+    pending.removeAll()
     if failure != 0 {
       throw OutputFailure("cannot write \(path): \(String(cString: strerror(failure)))")
     }
@@ -154,7 +155,8 @@ private let pendingCount = Atomic<Int>(0)
 
 /// What ``pendingEvents`` holds.
 private struct PendingEvents: ~Copyable {
-  /// The pending lines' room: a piece of ``EventFile/capacity`` and a line's slack.
+  /// The pending lines' room: a piece of ``EventFile/capacity`` and a line's slack (a longer
+  /// line moves the pending ones out of it, ``EventFile/writeMoved()``).
   static let room = EventFile.capacity + (1 << 14)
 
   var descriptor: Int32 = -1
@@ -168,14 +170,13 @@ private struct PendingEvents: ~Copyable {
   var signalStack: UInt = 0
 
   /// Takes `descriptor` as the open file's; returns the pending lines' memory.
-  mutating func open(_ descriptor: Int32) -> UnsafeMutablePointer<UInt8> {
+  mutating func open(_ descriptor: Int32) -> UnsafeMutableBufferPointer<UInt8> {
     self.descriptor = descriptor
     failure = 0
     pendingCount.store(0, ordering: .relaxed)
-    if let storage { return storage }
-    let made = UnsafeMutablePointer<UInt8>.allocate(capacity: Self.room)
-    storage = made
-    return made
+    let memory = storage ?? .allocate(capacity: Self.room)
+    storage = memory
+    return UnsafeMutableBufferPointer(start: memory, count: Self.room)
   }
 
   /// Writes the pending lines and empties them; returns ``failure``. (Only system calls and
