@@ -231,38 +231,21 @@ public struct JSONBuffer: ~Copyable {
     // over the gap it leaves for the point: no division by 10^places.
     Self.writeDigits(digits, count: total, endingAt: start + (total &+ 1))
     let wholeDigits = total &- places
-    UnsafeMutableRawPointer(start).copyMemory(from: start + 1, byteCount: wholeDigits)
+    // A few bytes (at most 15): moved one by one, not through a call.
+    var i = 0
+    while i < wholeDigits {
+      start[i] = start[i &+ 1]
+      i &+= 1
+    }
     start[wholeDigits] = UInt8(ascii: ".")
     length &+= total &+ 1
   }
 
-  /// 10^`k`, for `k` from 0 to 19 (a switch over constants is a table the binary holds, read
-  /// with no set-up).
+  /// 10^`k`, for `k` from 0 to 19: read from a table the binary holds (a switch over the
+  /// constants was compiled to a jump through a table, which the processor mispredicted once
+  /// numbers of different lengths mixed).
   @usableFromInline @inline(__always)
-  static func powerOfTen(_ k: Int) -> UInt64 {
-    switch k {
-    case 0: 1
-    case 1: 10
-    case 2: 100
-    case 3: 1_000
-    case 4: 10_000
-    case 5: 100_000
-    case 6: 1_000_000
-    case 7: 10_000_000
-    case 8: 100_000_000
-    case 9: 1_000_000_000
-    case 10: 10_000_000_000
-    case 11: 100_000_000_000
-    case 12: 1_000_000_000_000
-    case 13: 10_000_000_000_000
-    case 14: 100_000_000_000_000
-    case 15: 1_000_000_000_000_000
-    case 16: 10_000_000_000_000_000
-    case 17: 100_000_000_000_000_000
-    case 18: 1_000_000_000_000_000_000
-    default: 10_000_000_000_000_000_000
-    }
-  }
+  static func powerOfTen(_ k: Int) -> UInt64 { powersOfTen[k] }
 
   /// The shortest decimal that reads back as `x`, as its digits and the number of them after
   /// the point, for a non-integral 10⁻³ ≤ `x` < 10¹⁵, where `description` writes no exponent;
@@ -281,8 +264,10 @@ public struct JSONBuffer: ~Copyable {
   static func shortestDecimal(_ x: Double) -> (digits: UInt64, places: Int)? {
     guard x >= 1e-3, x < 1e15 else { return nil }
     let bounds = Bounds(x)
-    // The places of 17 significant digits.
-    let whole = x >= 1 ? digitCount(UInt64(x)) : x >= 0.1 ? 0 : x >= 0.01 ? -1 : -2
+    // The places of 17 significant digits (`x` below 10¹⁵ is converted as a signed integer:
+    // one instruction, where an unsigned conversion takes two and a choice).
+    let whole =
+      x >= 1 ? digitCount(UInt64(Int64(x))) : x >= 0.1 ? 0 : x >= 0.01 ? -1 : -2
     return bounds.shortest(startingAt: 17 - whole)
   }
 
@@ -305,8 +290,14 @@ public struct JSONBuffer: ~Copyable {
       low = x.significandBitPattern == 0 ? center - 1 : center - 2
       high = center + 2
       inclusive = m & 1 == 0
-      mask = (UInt128(1) << shift) - 1
+      mask = (1 &<< UInt128(shift)) &- 1
     }
+
+    /// 1 for `true`, 0 for `false`: a condition added without a branch (whether a bound is
+    /// inclusive, or a decimal rounds up, is the data's: a guessed branch was wrong half the
+    /// time, and a wrong guess cost more than the rest of the work).
+    @inline(__always)
+    private func bit(_ condition: Bool) -> UInt64 { condition ? 1 : 0 }
 
     /// `a` × `b`, in full.
     @inline(__always)
@@ -323,14 +314,15 @@ public struct JSONBuffer: ~Copyable {
       // The least and the greatest decimal of `places` places within the bounds, times
       // 10^places (below 10¹⁸: 17 significant digits).
       let l = Self.product(low, scale)
-      var least = UInt64(l >> shift)
-      if !inclusive || l & mask != 0 { least += 1 }
+      // (Shifts by less than 128 that leave less than 10¹⁸: neither needs a check.)
+      var least = UInt64(truncatingIfNeeded: l &>> shift)
+      least &+= bit(!inclusive) | bit(l & mask != 0)
       let h = Self.product(high, scale)
-      var greatest = UInt64(h >> shift)
-      if !inclusive && h & mask == 0 { greatest -= 1 }
+      var greatest = UInt64(truncatingIfNeeded: h &>> shift)
+      greatest &-= bit(!inclusive) & bit(h & mask == 0)
       // The double itself at `places` places, as an integer and a fraction of 2^shift.
       let exact = Self.product(center, scale)
-      var kept = UInt64(exact >> shift)
+      var kept = UInt64(truncatingIfNeeded: exact &>> shift)
       let fraction = exact & mask
       // Cut digits while a decimal of one place fewer fits, cutting the double's as well: the
       // first digit cut, and whether anything after it is not zero, decide its rounding.
@@ -344,7 +336,7 @@ public struct JSONBuffer: ~Copyable {
       @inline(__always)
       func cutDigits(_ count: Int, unit: UInt64, top: UInt64) -> Bool {
         guard cut &+ count <= places else { return false }
-        let (fewerLeast, fewerGreatest) = ((least + (unit - 1)) / unit, greatest / unit)
+        let (fewerLeast, fewerGreatest) = ((least &+ (unit &- 1)) / unit, greatest / unit)
         guard fewerLeast <= fewerGreatest else { return false }
         (least, greatest) = (fewerLeast, fewerGreatest)
         let (higher, digits) = kept.quotientAndRemainder(dividingBy: unit)
@@ -365,15 +357,15 @@ public struct JSONBuffer: ~Copyable {
         _ = cutDigits(1, unit: 10, top: 1)
       }
       guard cut < places else { return nil }
-      // Rounded half to even.
-      var nearest = kept
-      if cut == 0 {
-        let half = (mask >> 1) + 1
-        if fraction > half || (fraction == half && kept & 1 == 1) { nearest += 1 }
-      } else if firstCut > 5 || (firstCut == 5 && (!restIsZero || kept & 1 == 1)) {
-        nearest += 1
-      }
-      return (min(max(nearest, least), greatest), places - cut)
+      // Rounded half to even (a cut of nothing by the fraction of 2^shift, else by the first digit
+      // cut and the rest).
+      let half = (mask &>> 1) &+ 1
+      let odd = kept & 1
+      let up =
+        cut == 0
+        ? bit(fraction > half) | (bit(fraction == half) & odd)
+        : bit(firstCut > 5) | (bit(firstCut == 5) & (bit(!restIsZero) | odd))
+      return (min(max(kept &+ up, least), greatest), places - cut)
     }
   }
 
@@ -513,3 +505,12 @@ public struct JSONBuffer: ~Copyable {
     return (below | quote | backslash) & tops
   }
 }
+
+/// 10⁰ to 10¹⁹ (`JSONBuffer.powerOfTen(_:)`): a constant array, laid out in the binary rather
+/// than made at run time.
+@usableFromInline let powersOfTen: [UInt64] = [
+  1, 10, 100, 1_000, 10_000, 100_000, 1_000_000, 10_000_000, 100_000_000, 1_000_000_000,
+  10_000_000_000, 100_000_000_000, 1_000_000_000_000, 10_000_000_000_000,
+  100_000_000_000_000, 1_000_000_000_000_000, 10_000_000_000_000_000,
+  100_000_000_000_000_000, 1_000_000_000_000_000_000, 10_000_000_000_000_000_000,
+]

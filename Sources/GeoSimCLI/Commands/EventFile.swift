@@ -30,10 +30,12 @@ final class EventFile {
   private var isOpen = true
   /// The pending lines' memory, kept by ``pendingEvents`` for the process's life.
   private let storage: UnsafeMutableBufferPointer<UInt8>
-  /// The pending lines, written into `storage` (until a line outgrows it).
-  private var pending: JSONBuffer
+  /// The pending lines, written into `storage` (until a line outgrows it). Only the replay's
+  /// thread touches it, and never from within an access of its own: its exclusivity is not
+  /// checked at run time (the checks were a sixth of a line's cost besides its numbers).
+  @exclusivity(unchecked) private var pending: JSONBuffer
   /// Whether a write failed: later lines are dropped.
-  private var failed = false
+  @exclusivity(unchecked) private var failed = false
 
   /// Creates the file at `path`, in place of any file there. One event file is open at a time.
   init(path: String) throws(OutputFailure) {
