@@ -221,8 +221,7 @@ struct SweepCommand: ToolCommand {
     let report = SweepReport(
       base: label, grid: grid, shard: shard.map { "\($0.0)/\($0.1)" }, runs: runs,
       expected: indices)
-    try ReportFiles.writeSweep(report, to: outURL)
-    tool.terminal.write(report.markdown())
+    tool.terminal.write(try ReportFiles.writeSweep(report, to: outURL))
     return 0
   }
 
@@ -564,8 +563,7 @@ struct MergeCommand: ToolCommand {
     }
     let report = SweepReport(
       base: base, grid: grid, shard: nil, runs: Array(runs.values), expected: Array(0..<grid.count))
-    try ReportFiles.writeSweep(report, to: outURL)
-    tool.terminal.write(report.markdown())
+    tool.terminal.write(try ReportFiles.writeSweep(report, to: outURL))
     if !report.isComplete {
       tool.terminal.writeError(
         "\(report.missing.count) of \(grid.count) point(s) missing: "

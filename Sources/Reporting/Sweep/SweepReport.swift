@@ -399,7 +399,7 @@ public struct SweepRun: Sendable, Hashable {
 /// A sweep's aggregate: the runs grouped by every parameter but the seed, with sensitivity,
 /// precision and latency per group and per fence and alarm, each with its 95 % interval, the
 /// expectations that failed and the runs to open, as JSON, Markdown and SVG charts.
-public struct SweepReport {
+public struct SweepReport: Sendable {
   /// The scenario file the sweep varies.
   public let base: String
   /// The grid.
@@ -824,13 +824,19 @@ public struct SweepReport {
   /// One self-contained HTML page: the table, both charts inline, and links to the sweep's
   /// files. Opens offline; no scripts, no outside resources.
   public func html() -> String {
+    html(markdown: markdown(), figures: [sensitivitySVG(), latencySVG()])
+  }
+
+  /// ``html()`` around `markdown` and `figures`, which must be this report's ``markdown()`` and
+  /// its ``sensitivitySVG()`` and ``latencySVG()``: for a writer that has made them already.
+  func html(markdown: String, figures: [String]) -> String {
     var page = RunReport.pageHead(title: "GeoSim sweep")
     page +=
       "<p>Files: <a href=\"sweep.json\">sweep.json</a>, <a href=\"sweep.md\">sweep.md</a>, "
       + "<a href=\"sensitivity.svg\">sensitivity.svg</a>, <a href=\"latency.svg\">latency.svg</a>; "
       + "each point in <code>runs/</code>.</p>\n"
-    page += MarkdownHTML.render(markdown())
-    for svg in [sensitivitySVG(), latencySVG()] {
+    page += MarkdownHTML.render(markdown)
+    for svg in figures {
       page += "<figure>\n" + RunReport.inline(svg) + "\n</figure>\n"
     }
     page += "</body>\n</html>\n"
