@@ -150,6 +150,20 @@ struct SweepCommand: ToolCommand {
       ? URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true)
       : URL(fileURLWithPath: base).deletingLastPathComponent()
     let cores = ProcessInfo.processInfo.activeProcessorCount
+    let outURL = URL(fileURLWithPath: out, isDirectory: true)
+    var common = [
+      "sweep-worker", "--out", outURL.path, "--run-reports", runReports.rawValue,
+      WorkerProcesses.unitsOnRequest,
+    ]
+    if allowOutsidePaths { common.append("--allow-outside-paths") }
+    let arguments = common + budget.workerArguments
+    let processes = WorkerProcesses(executable: try tool.executablePath())
+    // The workers start while the points are checked (a process and its runtime each, on a
+    // core the check leaves idle at times); each reads the sweep's set-up, written below,
+    // once sent its first point.
+    let started =
+      slurm ? nil : processes.start(min(jobs ?? cores, indices.count), arguments: arguments)
+    defer { started?.end() }
     if let (index, error) = Self.firstBadPoint(
       indices, grid: grid, document: document, base: label, folder: folder,
       allowOutside: allowOutsidePaths, catalog: tool.apps, threads: slurm ? cores : jobs ?? cores)
@@ -157,7 +171,6 @@ struct SweepCommand: ToolCommand {
       throw BadInput("\(grid.pointName(index)): \(ToolMessages.describe(error, tool: tool))")
     }
 
-    let outURL = URL(fileURLWithPath: out, isDirectory: true)
     try ScenarioInputs(files: [base], standardInput: nil).refuseOutputFolder(outURL)
     let hold = try OutputFolder(outURL)
     defer { withExtendedLifetime(hold) {} }
@@ -194,16 +207,10 @@ struct SweepCommand: ToolCommand {
       "document": document,
     ])
     try ReportWriter.write(setup.jsonText + "\n", to: outURL.appendingPathComponent("grid.json"))
-    var common = [
-      "sweep-worker", "--out", outURL.path, "--run-reports", runReports.rawValue,
-      WorkerProcesses.unitsOnRequest,
-    ]
-    if allowOutsidePaths { common.append("--allow-outside-paths") }
-    let arguments = common + budget.workerArguments
     let progress = Progress(total: indices.count, terminal: tool.terminal)
-    let runs = try WorkerProcesses(executable: try tool.executablePath()).run(
-      count: indices.count, jobs: jobs ?? ProcessInfo.processInfo.activeProcessorCount,
-      arguments: arguments, request: { .object(["index": .number(Double(indices[$0]))]) },
+    let runs = try processes.run(
+      count: indices.count, jobs: jobs ?? cores, arguments: arguments, started: started,
+      request: { .object(["index": .number(Double(indices[$0]))]) },
       // A point's old file is only ever written over (read once its worker has answered).
       clear: { _ in },
       read: { Self.readRun(outURL, indices[$0], grid: grid) },
@@ -394,22 +401,47 @@ struct SweepWorkerCommand: ToolCommand {
     }
   }
 
+  /// The sweep a worker replays points of, as `sweep` wrote it into `<out>/grid.json`.
+  private struct Setup {
+    let grid: SweepGrid
+    let base: String
+    let folder: URL
+    let document: JSONValue
+
+    init(out: URL, tool: ToolContext) throws {
+      let setup = try JSONFile(out.appendingPathComponent("grid.json").path)
+      guard case .object(let o) = setup.root, let gridJSON = o["grid"],
+        case .string(let base)? = o["base"], case .string(let folder)? = o["folder"],
+        let document = o["document"]
+      else {
+        throw setup.problem(.root, "expected the grid \(tool.name) sweep wrote")
+      }
+      grid = try SweepGrid(json: gridJSON)
+      self.base = base
+      self.folder = URL(fileURLWithPath: folder, isDirectory: true)
+      self.document = document
+    }
+  }
+
   func run(in tool: ToolContext) throws -> Int32 {
     WorkerLifetime.followParent()
     let outURL = URL(fileURLWithPath: out, isDirectory: true)
-    let setup = try JSONFile(outURL.appendingPathComponent("grid.json").path)
-    guard case .object(let o) = setup.root, let gridJSON = o["grid"],
-      case .string(let base)? = o["base"], case .string(let folder)? = o["folder"],
-      let document = o["document"]
-    else {
-      throw setup.problem(.root, "expected the grid \(tool.name) sweep wrote")
-    }
-    let grid = try SweepGrid(json: gridJSON)
     let resources = ReplayResources()
     let timeLimit = WorkerTimeLimit(seconds: budget.timeLimit)
+    // Read with the first point: a worker on request is started while the sweep checks its
+    // points, before grid.json is written, and waits for its first point.
+    var read: Setup?
+    func setup() throws -> Setup {
+      if let read { return read }
+      let made = try Setup(out: outURL, tool: tool)
+      read = made
+      return made
+    }
     func replay(_ index: Int) throws -> Int32? {
+      let setup = try setup()
+      let grid = setup.grid
       let scenario = try grid.scenario(
-        document, at: index, base: base, folder: URL(fileURLWithPath: folder, isDirectory: true),
+        setup.document, at: index, base: setup.base, folder: setup.folder,
         allowPathsOutsideFolder: allowOutsidePaths, resources: resources)
       let sweepRun = try timeLimit.watch("point \(index)") {
         let run = try ScenarioRun(
@@ -446,11 +478,12 @@ struct SweepWorkerCommand: ToolCommand {
     }
     var requests = UnitRequests()
     while let unit = try requests.next() {
+      let count = try setup().grid.count
       guard case .object(let o) = unit, case .number(let n)? = o["index"], n >= 0, n < 1e15,
-        n == n.rounded(), grid.count > Int(n)
+        n == n.rounded(), count > Int(n)
       else {
         throw BadInput(
-          "expected a unit {\"index\": I} with 0 ≤ I < \(grid.count), got \(unit.jsonText)")
+          "expected a unit {\"index\": I} with 0 ≤ I < \(count), got \(unit.jsonText)")
       }
       if let status = try replay(Int(n)) { return status }
       requests.done()
