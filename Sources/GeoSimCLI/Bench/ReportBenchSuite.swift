@@ -172,12 +172,19 @@ enum ReportBenchSuite {
       targets: ("≤ 60 ms (60 s in all)", "≤ 2.5 ms (2.5 s for 1,000 runs)", "≥ 1.8×"))
   }
 
-  /// Times `body(1)` and `body(2)` (one worker process, then two) `rounds` times each,
+  /// Times `body(1)` and `body(2)` (one worker process and two) `rounds` times each,
   /// alternated so that a busy machine slows both alike, after one unrecorded round of each.
+  ///
+  /// The order turns every round (1, 2, then 2, 1), so that neither always follows the other,
+  /// and the files the last body wrote are written out to the disk before the next is timed:
+  /// the system writes a sweep's thousand files out some seconds after they were written, in
+  /// whichever body then runs, and with a fixed order the second of each round was slowed by
+  /// the first's files more often than not.
   static func alternate(_ rounds: Int, _ body: (_ jobs: Int) -> Void) -> [[Double]] {
     var samples: [[Double]] = [[], []]
     for round in 0...rounds {
-      for jobs in [1, 2] {
+      for jobs in round.isMultiple(of: 2) ? [1, 2] : [2, 1] {
+        sync()
         let time = Bench.time { body(jobs) }
         if round > 0 { samples[jobs - 1].append(time) }
       }
