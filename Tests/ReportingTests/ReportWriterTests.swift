@@ -46,6 +46,8 @@ import Testing
     #expect(try inode(file) == before)
     try ReportWriter.writeInPlace("newer, and longer\n", to: file)
     #expect(try String(contentsOf: file, encoding: .utf8) == "newer, and longer\n")
+    // A file that is a device takes the text as it is: there is no length to cut.
+    try ReportWriter.writeInPlace("new\n", to: URL(fileURLWithPath: "/dev/null"))
   }
 
   @Test func aFileThatHoldsTheseBytesAlreadyIsLeftAsItIs() throws {

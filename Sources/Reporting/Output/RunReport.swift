@@ -701,7 +701,10 @@ extension ReportWriter {
     guard descriptor >= 0 else { throw ReportWriteError(file: path, errno: errno) }
     let bytes = Array(text.utf8)
     var failure = bytes.withUnsafeBytes { writeAll($0, to: descriptor) }
-    if failure == 0, ftruncate(descriptor, off_t(bytes.count)) != 0 { failure = errno }
+    // A device or a pipe has no length to cut (EINVAL): what was written is all there is.
+    if failure == 0, ftruncate(descriptor, off_t(bytes.count)) != 0, errno != EINVAL {
+      failure = errno
+    }
     if close(descriptor) != 0, failure == 0 { failure = errno }
     if failure != 0 { throw ReportWriteError(file: path, errno: failure) }
   }
