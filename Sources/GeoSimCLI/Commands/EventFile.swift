@@ -32,7 +32,8 @@ final class EventFile {
   private let storage: UnsafeMutableBufferPointer<UInt8>
   /// The pending lines, written into `storage` (until a line outgrows it). Only the replay's
   /// thread touches it, and never from within an access of its own: its exclusivity is not
-  /// checked at run time (the checks were a sixth of a line's cost besides its numbers).
+  /// checked at run time (the checks and their thread-local lookups were 3 % of a streamed
+  /// line's samples).
   @exclusivity(unchecked) private var pending: JSONBuffer
   /// Whether a write failed: later lines are dropped.
   @exclusivity(unchecked) private var failed = false

@@ -1,7 +1,6 @@
 import Foundation
 import JSON
 import Replay
-import Synchronization
 
 /// The files GeoSim's reports are written as, by `geosim replay` and `geosim sweep` and by a
 /// test suite through `GeoSimTesting`: the same names, the same contents.
@@ -163,27 +162,13 @@ public enum ReportFiles {
   }
 
   /// Writes a sweep's report into `folder`; returns its Markdown (what `geosim sweep` prints).
-  ///
-  /// Each text is made once (the page embeds the Markdown and both figures), and the JSON,
-  /// a sweep's largest, on a thread of its own beside the others: the report is written after
-  /// the last run, while nothing else runs.
+  /// Each text is made once: the page embeds the Markdown and both figures.
   @discardableResult
   public static func writeSweep(_ report: SweepReport, to folder: URL) throws -> String {
-    let json = Mutex("")
-    let rest = Mutex((markdown: "", figures: [String]()))
-    DispatchQueue.concurrentPerform(iterations: 2) { part in
-      if part == 0 {
-        let text = report.json.jsonText + "\n"
-        json.withLock { $0 = text }
-      } else {
-        let made = (
-          markdown: report.markdown(), figures: [report.sensitivitySVG(), report.latencySVG()]
-        )
-        rest.withLock { $0 = made }
-      }
-    }
-    let (markdown, figures) = rest.withLock { $0 }
-    try ReportWriter.write(json.withLock { $0 }, to: folder.appendingPathComponent("sweep.json"))
+    let markdown = report.markdown()
+    let figures = [report.sensitivitySVG(), report.latencySVG()]
+    try ReportWriter.write(
+      report.json.jsonText + "\n", to: folder.appendingPathComponent("sweep.json"))
     try ReportWriter.write(markdown, to: folder.appendingPathComponent("sweep.md"))
     try ReportWriter.write(figures[0], to: folder.appendingPathComponent("sensitivity.svg"))
     try ReportWriter.write(figures[1], to: folder.appendingPathComponent("latency.svg"))

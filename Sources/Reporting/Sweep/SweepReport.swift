@@ -399,7 +399,7 @@ public struct SweepRun: Sendable, Hashable {
 /// A sweep's aggregate: the runs grouped by every parameter but the seed, with sensitivity,
 /// precision and latency per group and per fence and alarm, each with its 95 % interval, the
 /// expectations that failed and the runs to open, as JSON, Markdown and SVG charts.
-public struct SweepReport: Sendable {
+public struct SweepReport {
   /// The scenario file the sweep varies.
   public let base: String
   /// The grid.
